@@ -1,0 +1,96 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
+import { type AppError, badRequest, invalidApiKey, unauthorized } from '../shared/errors.js';
+import { findUserById } from './accounts.js';
+import { checkApiToken, hashSecret, looksLikeApiToken } from './api-token-format.js';
+import { findTokenByHash, touchApiToken } from './api-tokens.js';
+import { type JwtKeys, verifyUserJwt } from './jwt.js';
+import type { Principal } from './principal.js';
+import { isScope, SCOPES, type Scope } from './scopes.js';
+
+export interface AuthenticateDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  jwtKeys: JwtKeys;
+}
+
+/**
+ * Where the credential is used decides the error code (spec 7.3): the sign-in and token
+ * endpoints answer `unauthorized` and accept only the JWT; everything else `invalid_api_key`.
+ */
+export type Surface = 'api' | 'token_management';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The credential from `Authorization: Bearer` or `X-API-Key`; both present and different is an error. */
+export function credentialFrom(headers: Headers, fail: (message: string) => AppError): string | undefined {
+  const authorization = single(headers.authorization);
+  const apiKey = single(headers['x-api-key'])?.trim();
+  let bearer: string | undefined;
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) throw fail('Authorization header must be "Bearer <token>"');
+    bearer = match[1];
+  }
+  if (bearer !== undefined && apiKey !== undefined && apiKey !== '' && bearer !== apiKey) {
+    throw badRequest('Authorization and X-API-Key carry different credentials; send one', {
+      field: 'X-API-Key',
+      issue: 'differs from the Authorization header',
+    });
+  }
+  return bearer ?? (apiKey === '' ? undefined : apiKey);
+}
+
+export async function authenticate(deps: AuthenticateDeps, headers: Headers, surface: Surface): Promise<Principal> {
+  const fail = surface === 'api' ? invalidApiKey : unauthorized;
+  const credential = credentialFrom(headers, fail);
+  if (credential === undefined) {
+    throw fail(surface === 'api' ? 'Missing API key' : 'Missing bearer token');
+  }
+  const now = deps.clock.now();
+
+  if (looksLikeApiToken(credential)) {
+    if (surface === 'token_management') {
+      throw unauthorized('API tokens cannot manage tokens; use the JWT from sign-in');
+    }
+    const check = checkApiToken(credential);
+    if (!check.ok) throw fail(check.reason);
+    const row = await findTokenByHash(deps.db, hashSecret(credential));
+    if (row === undefined) throw fail('API key is not recognised');
+    if (row.revoked_at !== null) throw fail('API key has been revoked');
+    if (row.expires_at.getTime() <= now.getTime()) throw fail('API key has expired');
+    const user = await findUserById(deps.db, row.user_id);
+    if (user === undefined) throw fail('API key is not recognised');
+    await touchApiToken(deps.db, row.id, now);
+    return {
+      userId: user.id,
+      username: user.username,
+      plan: user.plan,
+      scopes: new Set(row.scopes.filter(isScope)),
+      mode: row.mode,
+      via: 'api_token',
+      tokenId: row.id,
+    };
+  }
+
+  const userId = await verifyUserJwt(deps.jwtKeys, credential, now);
+  if (userId === undefined)
+    throw fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
+  const user = await findUserById(deps.db, userId);
+  if (user === undefined) throw fail('Token is invalid or expired');
+  return {
+    userId: user.id,
+    username: user.username,
+    plan: user.plan,
+    // Decisions §2: a JWT carries every scope; it is the signed-in user at the keyboard.
+    scopes: new Set<Scope>(SCOPES),
+    mode: 'live',
+    via: 'jwt',
+    tokenId: undefined,
+  };
+}

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import { AppError, forbidden } from '../shared/errors.js';
+import { type AuthenticateDeps, authenticate, type Surface } from './authenticate.js';
+import type { Principal } from './principal.js';
+import type { Scope } from './scopes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | undefined;
+  }
+}
+
+export interface GuardOptions {
+  /** Decisions §2: a missing scope answers 403 naming it. */
+  scope?: Scope;
+  surface?: Surface;
+}
+
+export type Guard = (options?: GuardOptions) => (request: FastifyRequest) => Promise<void>;
+
+/** preHandler factory: checks the credential and scope, then leaves the principal on the request. */
+export function makeGuard(
+  deps: AuthenticateDeps,
+  afterAuthenticate?: (request: FastifyRequest) => Promise<void>,
+): Guard {
+  return (options = {}) =>
+    async (request) => {
+      const principal = await authenticate(deps, request.headers, options.surface ?? 'api');
+      request.principal = principal;
+      await afterAuthenticate?.(request);
+      if (options.scope !== undefined && !principal.scopes.has(options.scope)) {
+        throw forbidden(`This credential lacks the required scope: ${options.scope}`);
+      }
+    };
+}
+
+/** The principal a guard left on the request; a route without a guard calling this is a bug. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (request.principal === undefined) throw new AppError('internal_error', 500, 'Route is missing its guard');
+  return request.principal;
+}

@@ -1,0 +1,150 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../db/schema.js';
+import { exchangeOAuthCode } from '../github/oauth-client.js';
+import { readSignedInUser } from '../github/read-signed-in-user.js';
+import { reducedErrorResponses } from '../shared/api-schemas.js';
+import type { Clock } from '../shared/clock.js';
+import { AppError, unauthorized, validationError } from '../shared/errors.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { upsertGitHubUser } from './accounts.js';
+import { type JwtKeys, signUserJwt } from './jwt.js';
+import { consumeOAuthState, issueOAuthState } from './oauth-states.js';
+
+export interface OAuthRouteDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  box: SecretBox;
+  jwtKeys: JwtKeys;
+  fetch: typeof fetch;
+  publicUrl: string;
+  github: { serverUrl: string; apiUrl: string; clientId: string | undefined; clientSecret: string | undefined };
+}
+
+/**
+ * OAuth scopes asked of GitHub: who the user is (read:user, user:email), which organizations they
+ * belong to (read:org), and `repo`, because an OAuth app can only check that a user can read a
+ * private repository with it (decisions §2 uses the token for exactly that check).
+ */
+export const OAUTH_SCOPES = 'read:user user:email read:org repo';
+
+const userSchema = z.object({
+  id: z.string(),
+  scm_id: z.number().int(),
+  username: z.string(),
+  email: z.string().nullable(),
+  avatar_url: z.string().nullable(),
+});
+
+export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const redirectUri = `${deps.publicUrl}/api/auth/scm/callback`;
+
+  const oauthClient = () => {
+    const { clientId, clientSecret } = deps.github;
+    if (clientId === undefined || clientSecret === undefined) {
+      throw new AppError(
+        'service_unavailable',
+        503,
+        'GitHub sign-in is not configured on this server (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET)',
+      );
+    }
+    return { clientId, clientSecret };
+  };
+
+  r.get(
+    '/api/auth/scm',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Start GitHub sign-in',
+        description: 'Answers the GitHub authorization URL to send the user to (state and PKCE included).',
+        response: { 200: z.object({ redirect_url: z.string() }), ...reducedErrorResponses(503) },
+      },
+    },
+    async () => {
+      const { clientId } = oauthClient();
+      const { state, codeChallenge } = await issueOAuthState(deps.db, deps.box, deps.clock.now());
+      const url = new URL(`${deps.github.serverUrl}/login/oauth/authorize`);
+      url.search = new URLSearchParams({
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        scope: OAUTH_SCOPES,
+        state,
+        code_challenge: codeChallenge,
+        code_challenge_method: 'S256',
+      }).toString();
+      return { redirect_url: url.toString() };
+    },
+  );
+
+  r.get(
+    '/api/auth/scm/callback',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Complete GitHub sign-in',
+        description: 'GitHub redirects here with `code` and `state`; answers a one-hour JWT and the user.',
+        querystring: z.object({
+          code: z.string().max(512).optional(),
+          state: z.string().max(512).optional(),
+          error: z.string().max(512).optional(),
+          error_description: z.string().max(2048).optional(),
+        }),
+        response: {
+          200: z.object({ token: z.string(), user: userSchema }),
+          ...reducedErrorResponses(400, 401, 502, 503),
+        },
+      },
+    },
+    async (request) => {
+      const { clientId, clientSecret } = oauthClient();
+      const { code, state, error } = request.query;
+      if (state === undefined || state === '') throw unauthorized('Sign-in state is missing');
+      const consumed = await consumeOAuthState(deps.db, deps.box, state, deps.clock.now());
+      if (!consumed.ok) {
+        throw unauthorized(
+          consumed.reason === 'expired'
+            ? 'Sign-in state has expired; start again'
+            : 'Sign-in state is unknown or already used',
+        );
+      }
+      if (error !== undefined) {
+        throw unauthorized(
+          `GitHub sign-in was not granted (${error}${request.query.error_description ? `: ${request.query.error_description}` : ''})`,
+        );
+      }
+      if (code === undefined || code === '') throw validationError('code', 'is required');
+
+      const accessToken = await exchangeOAuthCode({
+        serverUrl: deps.github.serverUrl,
+        clientId,
+        clientSecret,
+        code,
+        redirectUri,
+        codeVerifier: consumed.codeVerifier,
+        fetch: deps.fetch,
+      });
+      const signedIn = await readSignedInUser(deps.github.apiUrl, accessToken, deps.fetch);
+      const now = deps.clock.now();
+      const user = await upsertGitHubUser(deps.db, {
+        account: signedIn.account,
+        sealedToken: deps.box.seal(accessToken),
+        memberships: signedIn.memberships,
+        now,
+      });
+      return {
+        token: await signUserJwt(deps.jwtKeys, user.id, now),
+        user: {
+          id: user.id,
+          scm_id: signedIn.account.id,
+          username: user.username,
+          email: user.email,
+          avatar_url: user.avatar_url,
+        },
+      };
+    },
+  );
+}

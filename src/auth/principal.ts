@@ -1,0 +1,13 @@
+import type { Mode, Plan } from '../db/schema.js';
+import type { Scope } from './scopes.js';
+
+/** Who is calling, and with what rights: the result of checking a credential. */
+export interface Principal {
+  userId: string;
+  username: string;
+  plan: Plan;
+  scopes: ReadonlySet<Scope>;
+  mode: Mode;
+  via: 'jwt' | 'api_token';
+  tokenId: string | undefined;
+}

@@ -1,0 +1,136 @@
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { setPlan } from '../auth/accounts.js';
+import { ConfigError } from '../config/config.js';
+import { migrateToLatest } from '../db/migrate.js';
+import type { Plan } from '../db/schema.js';
+import { openRuntime } from './runtime.js';
+import { parseRole, serve } from './serve.js';
+import { tokenCreate } from './token-create.js';
+import { UsageError } from './usage-error.js';
+
+export const USAGE = `Usage: redline <command>
+
+  serve [--role api|worker|all]      the API, GitHub webhooks and workers (default: all)
+  migrate                            apply database migrations
+  token create --user <usr_…|name> --scopes a,b [--test] [--expires-in S] [--name N]
+                                     print a new API token once (a new name makes a local user)
+  plan set <usr_…|org_…> <free|pro|enterprise>
+
+Configuration comes from environment variables; see README.md.`;
+
+type Io = { out: (line: string) => void; err: (line: string) => void };
+const stdio: Io = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
+
+/** Runs one command; the answer is the process exit code (0 ok, 1 failure, 2 usage error). */
+export async function main(argv: string[], env = process.env, io: Io = stdio): Promise<number> {
+  try {
+    return await run(argv, env, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`redline: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError) {
+      io.err(error.message);
+      return 1;
+    }
+    io.err(`redline: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+async function run(argv: string[], env: Record<string, string | undefined>, io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve': {
+      const { values, positionals } = parse(rest, { role: { type: 'string' } });
+      if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
+      return serve(env, parseRole(values.role as string | undefined));
+    }
+    case 'migrate': {
+      const { positionals } = parse(rest, {});
+      if (positionals.length > 0) throw new UsageError('migrate takes no arguments');
+      const { database } = await openRuntime(env);
+      try {
+        const applied = await migrateToLatest(database.db);
+        io.err(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'token': {
+      const [sub, ...args] = rest;
+      if (sub !== 'create') throw new UsageError('the token command is "token create"');
+      const { values, positionals } = parse(args, {
+        user: { type: 'string' },
+        scopes: { type: 'string' },
+        test: { type: 'boolean', default: false },
+        'expires-in': { type: 'string' },
+        name: { type: 'string' },
+      });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+      if (typeof values.user !== 'string') throw new UsageError('--user is required');
+      if (typeof values.scopes !== 'string') throw new UsageError('--scopes is required');
+      const { database } = await openRuntime(env);
+      try {
+        const result = await tokenCreate(
+          database.db,
+          {
+            user: values.user,
+            scopes: values.scopes,
+            test: values.test === true,
+            expiresIn: values['expires-in'] as string | undefined,
+            name: values.name as string | undefined,
+          },
+          new Date(),
+        );
+        if (result.created) io.err(`created local user ${result.user.username} (${result.user.id})`);
+        io.err(
+          `token ${result.row.id} for ${result.user.username}, scopes ${result.row.scopes.join(',')}, expires ${result.row.expires_at.toISOString()}; shown once:`,
+        );
+        io.out(result.token);
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'plan': {
+      const [sub, id, plan, ...extra] = rest;
+      if (sub !== 'set' || id === undefined || plan === undefined || extra.length > 0) {
+        throw new UsageError('usage: redline plan set <usr_…|org_…> <free|pro|enterprise>');
+      }
+      if (!/^(usr|org)_[0-9A-Za-z]+$/.test(id)) throw new UsageError(`"${id}" is not a usr_ or org_ id`);
+      if (plan !== 'free' && plan !== 'pro' && plan !== 'enterprise') {
+        throw new UsageError(`plan must be free, pro or enterprise (got "${plan}")`);
+      }
+      const { database } = await openRuntime(env);
+      try {
+        if (!(await setPlan(database.db, id, plan as Plan))) {
+          io.err(`redline: no user or organization ${id}`);
+          return 1;
+        }
+        io.err(`${id} is now on the ${plan} plan`);
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      io.out(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}

@@ -1,0 +1,40 @@
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * PGlite is a single-process database: two processes writing one data directory would corrupt
+ * it. The first to open it leaves its pid here; a second one is refused with a clear message.
+ */
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  await mkdir(dataDir, { recursive: true });
+  const file = path.join(path.resolve(dataDir), 'redline.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(file, String(process.pid), { flag: 'wx' });
+      return async () => {
+        await rm(file, { force: true });
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number.parseInt(await readFile(file, 'utf8').catch(() => ''), 10);
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new Error(
+          `The embedded database in ${dataDir} is in use by process ${pid} (probably "redline serve"). ` +
+            'Stop it before running another command on the same DATA_DIR, or use PostgreSQL (DATABASE_URL).',
+        );
+      }
+      // A lock left by a process that died: take it over.
+      await rm(file, { force: true });
+    }
+  }
+  throw new Error(`Could not lock ${dataDir}`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

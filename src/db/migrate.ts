@@ -1,0 +1,22 @@
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
+import * as accounts from './migrations/0001-accounts.js';
+import type { Database } from './schema.js';
+
+/**
+ * Migrations are imported, not read from a folder, so they travel with any bundle. Names sort
+ * in the order they run. Kysely's migrator takes a PostgreSQL advisory lock, so two processes
+ * starting at once apply each migration exactly once.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-accounts': accounts,
+};
+
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(`Migration ${failed} failed`, { cause: result.error });
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

@@ -1,0 +1,101 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import { makeGuard } from '../auth/guard.js';
+import { jwtKeys } from '../auth/jwt.js';
+import { registerOAuthRoutes } from '../auth/oauth-routes.js';
+import { registerTokenRoutes } from '../auth/token-routes.js';
+import type { Config } from '../config/config.js';
+import type { DatabaseHandle } from '../db/database.js';
+import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
+import { type Clock, systemClock } from '../shared/clock.js';
+import { badRequest, notFound } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import { SecretBox } from '../shared/secret-box.js';
+import { apiVersionHook } from './api-version.js';
+import { makeErrorHandler } from './error-handler.js';
+import { registerHealthRoutes } from './health-routes.js';
+import { registerMetrics } from './metrics.js';
+import { registerOpenApi } from './openapi.js';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppSecrets {
+  jwtSecret: string;
+  encryptionKey: Buffer;
+}
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  secrets: AppSecrets;
+  clock?: Clock;
+  /** Outgoing HTTP (GitHub); tests hand in a fetch aimed at their fakes. */
+  fetch?: typeof fetch;
+  logger?: Logger;
+}
+
+/** Builds the whole HTTP surface without listening, so tests drive it with `inject`. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock;
+  const { config } = deps;
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => newId('req'),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
+  }) as unknown as FastifyInstance;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('principal', undefined);
+
+  // Decisions §3: a body that is not JSON, or not a JSON object, is an invalid request.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    parseJson(request, text, (error: Error | null, value?: unknown) => {
+      if (error) return done(badRequest('Request body is not valid JSON'), undefined);
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        return done(badRequest('Request body must be a JSON object'), undefined);
+      }
+      done(null, value);
+    });
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onRequest', apiVersionHook);
+  app.setErrorHandler(makeErrorHandler(clock));
+  app.setNotFoundHandler(async (request) => {
+    throw notFound(`Route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  await registerOpenApi(app, config.publicUrl);
+  registerMetrics(app);
+  registerHealthRoutes(app, () => deps.database.ping());
+
+  const db = deps.database.db;
+  const box = new SecretBox(deps.secrets.encryptionKey);
+  const keys = jwtKeys(deps.secrets.jwtSecret, config.publicUrl);
+  const guard = makeGuard({ db, clock, jwtKeys: keys });
+
+  registerOAuthRoutes(app, {
+    db,
+    clock,
+    box,
+    jwtKeys: keys,
+    fetch: deps.fetch ?? globalThis.fetch,
+    publicUrl: config.publicUrl,
+    github: config.github,
+  });
+  registerTokenRoutes(app, { db, clock, guard });
+  registerOrganizationRoutes(app, { db, clock, guard });
+
+  return app;
+}

@@ -1,0 +1,77 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { Clock } from '../shared/clock.js';
+import { meta } from '../shared/envelope.js';
+import { AppError, badRequest } from '../shared/errors.js';
+
+/** The sign-in and token endpoints answer the reduced error shape of spec 7.1. */
+export function usesReducedErrors(url: string): boolean {
+  return url === '/api/auth' || url.startsWith('/api/auth/') || url.startsWith('/api/auth?');
+}
+
+const HEADER_FIELDS: Record<string, string> = {
+  'x-svc-version': 'X-Svc-Version',
+  'idempotency-key': 'Idempotency-Key',
+};
+
+/** Converts whatever was thrown into an AppError; unknown errors become a bare 500. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const first = error.validation[0];
+    const context = (error as { validationContext?: string }).validationContext ?? 'body';
+    // `events/2` names the field `events`: clients fix fields, not array slots.
+    const segments = (first?.instancePath ?? '').split('/').filter(Boolean);
+    const firstIndex = segments.findIndex((s) => /^\d+$/.test(s));
+    const path = (firstIndex === -1 ? segments : segments.slice(0, firstIndex)).join('.');
+    if (path === '' && context === 'body') return badRequest('Request body must be a JSON object');
+    const field = context === 'headers' ? (HEADER_FIELDS[path.toLowerCase()] ?? path) : path || context;
+    const issue = first?.message ?? 'is invalid';
+    return new AppError('validation_error', 400, `Invalid ${field}: ${issue}`, { details: { field, issue } });
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('invalid_request', 413, 'Request body is larger than 1 MiB');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return badRequest('Request body must be JSON (Content-Type: application/json)');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return badRequest('Content-Length does not match the body');
+  }
+  if (error instanceof SyntaxError || fastifyError.code?.startsWith('FST_ERR_CTP')) {
+    return badRequest('Request body is not valid JSON');
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError('invalid_request', status, fastifyError.message ?? 'Invalid request');
+  }
+  return new AppError('internal_error', 500, 'Internal server error', { cause: error });
+}
+
+export function errorBody(error: AppError, url: string, requestId: string, now: Date) {
+  if (usesReducedErrors(url)) {
+    return { error: { code: error.code, message: error.message, status: error.status } };
+  }
+  return {
+    error: {
+      type: error.type,
+      message: error.message,
+      code: error.code,
+      status: error.status,
+      ...(error.details ? { details: error.details } : {}),
+    },
+    meta: meta(requestId, now),
+  };
+}
+
+export function makeErrorHandler(clock: Clock) {
+  return (thrown: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const error = toAppError(thrown);
+    if (error.status >= 500) {
+      // The client sees a generic message; the cause stays in our logs.
+      request.log.error({ err: thrown }, 'request failed');
+    }
+    for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
+    return reply.status(error.status).send(errorBody(error, request.url, request.id, clock.now()));
+  };
+}

@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** Uniformly random base62 text; rejection sampling keeps every character equally likely. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 62 * 4: bytes at or above it would favour the first characters.
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A non-negative integer in base62, left-padded with '0' to `width`. */
+export function toBase62(value: number, width: number): string {
+  let n = value;
+  let out = '';
+  do {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  } while (n > 0);
+  return out.padStart(width, '0');
+}
+
+export function isBase62(text: string): boolean {
+  return /^[0-9A-Za-z]*$/.test(text);
+}
