@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { createLocalUser } from '../../src/auth/accounts.js';
+import { createApiToken } from '../../src/auth/api-tokens.js';
+import { jwtKeys, signUserJwt } from '../../src/auth/jwt.js';
+import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import { type Config, loadConfig } from '../../src/config/config.js';
+import type { Mode, UserRow } from '../../src/db/schema.js';
+import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { type TestClock, testClock } from './test-clock.js';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  config: Config;
+  secrets: AppSecrets;
+  clock: TestClock;
+  /** A local user and a JWT for them. */
+  createUser(username?: string): Promise<{ user: UserRow; jwt: string }>;
+  createToken(userId: string, options?: { scopes?: Scope[]; mode?: Mode; expiresInSeconds?: number }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Secrets are made at run time: nothing committed looks like a credential. */
+export function testSecrets(): AppSecrets {
+  return { jwtSecret: randomBytes(32).toString('base64url'), encryptionKey: randomBytes(32) };
+}
+
+/** The app over a database of this file's own, with a clock the test controls. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; fetch?: typeof fetch; database?: TestDatabase } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const config = loadConfig({ PUBLIC_URL: 'http://redline.test', ...options.env });
+  const secrets = testSecrets();
+  const clock = testClock();
+  const app = await buildApp({ config, database, secrets, clock, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  await app.ready();
+  const keys = jwtKeys(secrets.jwtSecret, config.publicUrl);
+  let counter = 0;
+  return {
+    app,
+    database,
+    config,
+    secrets,
+    clock,
+    async createUser(username) {
+      counter += 1;
+      const user = await createLocalUser(database.db, username ?? `user-${counter}-${randomBytes(3).toString('hex')}`);
+      return { user, jwt: await signUserJwt(keys, user.id, clock.now()) };
+    },
+    async createToken(userId, tokenOptions = {}) {
+      const { token } = await createApiToken(database.db, {
+        userId,
+        name: 'test',
+        scopes: tokenOptions.scopes ?? [...SCOPES],
+        mode: tokenOptions.mode ?? 'live',
+        expiresInSeconds: tokenOptions.expiresInSeconds ?? 3600,
+        now: clock.now(),
+      });
+      return token;
+    },
+    async close() {
+      await app.close();
+      if (!options.database) await database.close();
+    },
+  };
+}
