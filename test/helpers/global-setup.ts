@@ -42,10 +42,9 @@ export default async function setup(project: TestProject) {
     project.provide('pgRunPrefix', prefix);
     project.provide('pgliteSnapshot', null);
     return async () => {
-      const { rows } = await admin.query<{ datname: string }>(
-        'select datname from pg_database where datname like $1',
-        [`${prefix}%`],
-      );
+      const { rows } = await admin.query<{ datname: string }>('select datname from pg_database where datname like $1', [
+        `${prefix}%`,
+      ]);
       for (const { datname } of rows) await admin.query(`drop database if exists ${datname} with (force)`);
       await admin.end();
     };

@@ -7,8 +7,8 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Mode, UserRow } from '../../src/db/schema.js';
 import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
-import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { type TestClock, testClock } from './test-clock.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export interface TestApp {
   app: FastifyInstance;
