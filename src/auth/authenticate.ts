@@ -78,11 +78,13 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
     };
   }
 
+  // One message for every refused JWT, so a caller cannot tell a good signature from a bad one.
+  const refused = () =>
+    fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
   const userId = await verifyUserJwt(deps.jwtKeys, credential, now);
-  if (userId === undefined)
-    throw fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
+  if (userId === undefined) throw refused();
   const user = await findUserById(deps.db, userId);
-  if (user === undefined) throw fail('Token is invalid or expired');
+  if (user === undefined) throw refused();
   return {
     userId: user.id,
     username: user.username,

@@ -54,13 +54,15 @@ const record = (row: ApiTokenRow) => ({
 /** Spec 4.1 token endpoints. Decisions §2: all three need the sign-in JWT, never an API token. */
 export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
+  // onRequest, not preHandler: the credential is checked before the body is parsed or validated,
+  // so a caller without a JWT learns nothing about what a valid body looks like.
   const jwtOnly = deps.guard({ surface: 'token_management' });
   const security = JWT_SECURITY;
 
   r.post(
     '/api/auth/tokens',
     {
-      preHandler: jwtOnly,
+      onRequest: jwtOnly,
       schema: {
         tags: ['auth'],
         summary: 'Create an API token',
@@ -87,7 +89,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) 
   r.get(
     '/api/auth/tokens',
     {
-      preHandler: jwtOnly,
+      onRequest: jwtOnly,
       schema: {
         tags: ['auth'],
         summary: 'List your API tokens',
@@ -104,7 +106,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: TokenRouteDeps) 
   r.delete(
     '/api/auth/tokens/:token_id',
     {
-      preHandler: jwtOnly,
+      onRequest: jwtOnly,
       schema: {
         tags: ['auth'],
         summary: 'Revoke an API token',

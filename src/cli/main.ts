@@ -5,7 +5,7 @@ import { migrateToLatest } from '../db/migrate.js';
 import type { Plan } from '../db/schema.js';
 import { openRuntime } from './runtime.js';
 import { parseRole, serve } from './serve.js';
-import { tokenCreate } from './token-create.js';
+import { checkTokenOptions, tokenCreate } from './token-create.js';
 import { UsageError } from './usage-error.js';
 
 export const USAGE = `Usage: redline <command>
@@ -58,7 +58,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
     case 'migrate': {
       const { positionals } = parse(rest, {});
       if (positionals.length > 0) throw new UsageError('migrate takes no arguments');
-      const { database } = await openRuntime(env);
+      const { database } = await openRuntime(env, { migrate: false });
       try {
         const applied = await migrateToLatest(database.db);
         io.err(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
@@ -80,19 +80,17 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
       if (typeof values.user !== 'string') throw new UsageError('--user is required');
       if (typeof values.scopes !== 'string') throw new UsageError('--scopes is required');
+      const options = {
+        user: values.user,
+        scopes: values.scopes,
+        test: values.test === true,
+        expiresIn: values['expires-in'] as string | undefined,
+        name: values.name as string | undefined,
+      };
+      checkTokenOptions(options);
       const { database } = await openRuntime(env);
       try {
-        const result = await tokenCreate(
-          database.db,
-          {
-            user: values.user,
-            scopes: values.scopes,
-            test: values.test === true,
-            expiresIn: values['expires-in'] as string | undefined,
-            name: values.name as string | undefined,
-          },
-          new Date(),
-        );
+        const result = await tokenCreate(database.db, options, new Date());
         if (result.created) io.err(`created local user ${result.user.username} (${result.user.id})`);
         io.err(
           `token ${result.row.id} for ${result.user.username}, scopes ${result.row.scopes.join(',')}, expires ${result.row.expires_at.toISOString()}; shown once:`,

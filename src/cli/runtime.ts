@@ -9,13 +9,30 @@ export interface Runtime {
   logger: Logger;
 }
 
+export interface RuntimeOptions {
+  /** Apply pending migrations on open (default true; `redline migrate` does it itself, to report). */
+  migrate?: boolean;
+  /**
+   * Where logs go. Only `serve` logs to stdout; every other command keeps stdout for its answer
+   * (`TOKEN=$(redline token create …)` must capture the token alone), so its logs go to stderr.
+   */
+  logTo?: 'stdout' | 'stderr';
+}
+
 /** Configuration, logger and a migrated database: what every command that touches data needs. */
-export async function openRuntime(env: Record<string, string | undefined>): Promise<Runtime> {
+export async function openRuntime(
+  env: Record<string, string | undefined>,
+  options: RuntimeOptions = {},
+): Promise<Runtime> {
   const config = loadConfig(env);
-  const logger = pino({ level: config.logLevel, base: { service: 'redline' } });
+  const logger = pino(
+    { level: config.logLevel, base: { service: 'redline' } },
+    pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: true }),
+  );
   const database = await openDatabase(
     config.databaseUrl !== undefined ? { url: config.databaseUrl } : { dataDir: config.dataDir },
   );
+  if (options.migrate === false) return { config, database, logger };
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');

@@ -1,7 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { countUsers } from '../auth/accounts.js';
 import { buildApp } from '../http/build-app.js';
 import { resolveSecrets } from './embedded-secrets.js';
-import { openRuntime } from './runtime.js';
+import { openRuntime, type Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
 
 export type Role = 'api' | 'worker' | 'all';
@@ -24,51 +25,81 @@ export function parseRole(value: string | undefined): Role {
 /**
  * `redline serve`: the HTTP server and the workers in one process, or one role of the two.
  * Resolves once a SIGTERM or SIGINT has drained in-flight requests, stopped the workers and
- * closed the database.
+ * closed the database. Signals are caught from the first moment: one that arrives while the
+ * server is still starting stops it as soon as it has started; a second one gives up at once.
  */
 export async function serve(env: Record<string, string | undefined>, role: Role): Promise<number> {
-  const { config, database, logger } = await openRuntime(env);
-  const secrets = await resolveSecrets(config);
-  const workers: Worker[] = [];
-  const app = role === 'worker' ? undefined : await buildApp({ config, database, secrets, logger });
+  let pending: string | undefined;
+  let onSignal: ((signal: string) => void) | undefined;
+  const handler = (signal: NodeJS.Signals) => {
+    if (onSignal !== undefined) return onSignal(signal);
+    if (pending !== undefined) process.exit(1);
+    pending = signal;
+  };
+  process.on('SIGTERM', handler);
+  process.on('SIGINT', handler);
+  const detach = () => {
+    process.off('SIGTERM', handler);
+    process.off('SIGINT', handler);
+  };
 
-  if (app !== undefined) {
-    await app.listen({ port: config.port, host: config.host });
-    logger.info({ url: config.publicUrl, database: database.kind, role }, 'Redline is serving');
+  let runtime: Runtime;
+  try {
+    runtime = await openRuntime(env, { logTo: 'stdout' });
+  } catch (error) {
+    detach();
+    throw error;
   }
-  if (role !== 'api') {
-    for (const worker of workers) await worker.start();
+  const { config, database, logger } = runtime;
+  const workers: Worker[] = [];
+  let app: FastifyInstance | undefined;
+  try {
+    const secrets = await resolveSecrets(config);
+    app = role === 'worker' ? undefined : await buildApp({ config, database, secrets, logger });
+    if (app !== undefined) {
+      await app.listen({ port: config.port, host: config.host });
+      logger.info({ url: config.publicUrl, database: database.kind, role }, 'Redline is serving');
+    }
+    if (role !== 'api') {
+      for (const worker of workers) await worker.start();
+    }
+    if (database.kind === 'embedded' && (await countUsers(database.db)) === 0) {
+      logger.info(
+        'No users yet. To create a first API token without GitHub, stop the server and run: ' +
+          'npx redline token create --user admin --scopes review:read,review:write,org:read,org:write,team:read,team:write',
+      );
+    }
+  } catch (error) {
+    // A failed start (port taken, bad secrets file) must not leave the data directory locked.
+    await app?.close().catch(() => {});
+    await database.close().catch(() => {});
+    detach();
+    throw error;
   }
-  if (database.kind === 'embedded' && (await countUsers(database.db)) === 0) {
-    logger.info(
-      'No users yet. To create a first API token without GitHub, stop the server and run: ' +
-        'npx redline token create --user admin --scopes review:read,review:write,org:read,org:write,team:read,team:write',
-    );
-  }
+
+  const stop = async (signal: string): Promise<number> => {
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    let code = 0;
+    try {
+      await app?.close();
+      for (const worker of workers) await worker.stop();
+      await database.close();
+      logger.info('stopped');
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      code = 1;
+    }
+    detach();
+    return code;
+  };
 
   return new Promise<number>((resolve) => {
     let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
+    onSignal = (signal) => {
+      if (stopping) process.exit(1);
       stopping = true;
-      logger.info({ signal }, 'shutting down: finishing in-flight requests');
-      let code = 0;
-      try {
-        await app?.close();
-        for (const worker of workers) await worker.stop();
-        await database.close();
-        logger.info('stopped');
-      } catch (error) {
-        logger.error({ err: error }, 'shutdown failed');
-        code = 1;
-      }
-      process.off('SIGTERM', onTerm);
-      process.off('SIGINT', onInt);
-      resolve(code);
+      void stop(signal).then(resolve);
     };
-    const onTerm = () => void stop('SIGTERM');
-    const onInt = () => void stop('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
+    if (pending !== undefined) onSignal(pending);
   });
 }

@@ -35,17 +35,24 @@ export function parseExpiresIn(text: string | undefined): number {
   return seconds;
 }
 
-/** `redline token create`: a new token for an existing user, or for a new local user by that name. */
-export async function tokenCreate(db: Db, options: TokenCreateOptions, now: Date) {
+/** The checks that need no database, so a usage error answers 2 even while the data is locked. */
+export function checkTokenOptions(options: TokenCreateOptions): { scopes: Scope[]; expiresInSeconds: number } {
   const scopes = parseScopes(options.scopes);
   const expiresInSeconds = parseExpiresIn(options.expiresIn);
   if (!/^usr_/.test(options.user) && !/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/.test(options.user)) {
     throw new UsageError('--user must be a usr_ id or a username of letters, digits and hyphens (at most 39)');
   }
+  return { scopes, expiresInSeconds };
+}
+
+/** `redline token create`: a new token for an existing user, or for a new local user by that name. */
+export async function tokenCreate(db: Db, options: TokenCreateOptions, now: Date) {
+  const { scopes, expiresInSeconds } = checkTokenOptions(options);
   let user = options.user.startsWith('usr_') ? await findUserById(db, options.user) : undefined;
   let created = false;
   if (options.user.startsWith('usr_')) {
-    if (user === undefined) throw new UsageError(`No user ${options.user}`);
+    // Well-formed but unknown: a failure (1), like `plan set` for an unknown id, not a usage error.
+    if (user === undefined) throw new Error(`no user ${options.user}`);
   } else {
     const matches = await findUsersByUsername(db, options.user);
     if (matches.length > 1) {

@@ -11,11 +11,24 @@ const DEFAULT_RETRY_DELAYS_MS = [0, 60_000, 300_000, 1_800_000, 7_200_000];
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 const optionalString = z.preprocess(blankToUndefined, z.string().optional());
 
+/** One message per bad URL, whatever is wrong with it. */
 const httpUrl = z
   .string()
-  .url('must be an absolute URL')
-  .refine((u) => /^https?:\/\//.test(u), 'must start with http:// or https://')
+  .refine((u) => {
+    try {
+      const { protocol } = new URL(u);
+      return protocol === 'http:' || protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an absolute http:// or https:// URL')
   .transform((u) => u.replace(/\/+$/, ''));
+
+/** A whole number from the environment, with a message that says so (not "received NaN"). */
+const wholeNumber = (min: number, max: number) => {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ message }).int(message).min(min, message).max(max, message);
+};
 
 const booleanFlag = z.preprocess(
   blankToUndefined,
@@ -31,7 +44,10 @@ const encryptionKey = z.preprocess(
   z
     .string()
     .transform((text, ctx) => {
-      const bytes = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : Buffer.from(text, 'base64');
+      // Buffer.from(…, 'base64') skips characters it does not know, so check the alphabet first.
+      const hex = /^[0-9a-fA-F]{64}$/.test(text);
+      const base64 = /^[A-Za-z0-9+/_-]+={0,2}$/.test(text);
+      const bytes = hex ? Buffer.from(text, 'hex') : base64 ? Buffer.from(text, 'base64') : Buffer.alloc(0);
       if (bytes.length !== 32) {
         ctx.addIssue({ code: 'custom', message: 'must be 32 bytes, as 64 hex characters or base64' });
         return z.NEVER;
@@ -41,78 +57,89 @@ const encryptionKey = z.preprocess(
     .optional(),
 );
 
-const schema = z
-  .object({
-    PORT: z.preprocess(blankToUndefined, z.coerce.number().int().min(0).max(65535).default(3000)),
-    HOST: z.preprocess(blankToUndefined, z.string().min(1).default('0.0.0.0')),
-    PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
-    DATABASE_URL: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
-        .optional(),
-    ),
-    DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
-    GITHUB_SERVER_URL: z.preprocess(blankToUndefined, httpUrl.default('https://github.com')),
-    GITHUB_API_URL: z.preprocess(blankToUndefined, httpUrl.default('https://api.github.com')),
-    APP_ID: z.preprocess(blankToUndefined, z.coerce.number().int().positive().optional()),
-    PRIVATE_KEY: optionalString.refine(
-      (k) => k === undefined || k.includes('-----BEGIN'),
-      'must be a PEM private key (-----BEGIN ...)',
-    ),
-    PRIVATE_KEY_PATH: optionalString,
-    WEBHOOK_SECRET: optionalString,
-    GITHUB_CLIENT_ID: optionalString,
-    GITHUB_CLIENT_SECRET: optionalString,
-    JWT_SECRET: optionalString.refine((s) => s === undefined || s.length >= 32, 'must be at least 32 characters'),
-    ENCRYPTION_KEY: encryptionKey,
-    WEBHOOK_ALLOW_PRIVATE: booleanFlag,
-    WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
-      blankToUndefined,
-      z
-        .string()
-        .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds, e.g. 0,100,200,300,400')
-        .transform((s) => s.split(',').map(Number))
-        .refine((d) => d.length === 5, 'must list exactly 5 delays, one per attempt')
-        .optional(),
-    ),
-    LLM_BASE_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
-    LLM_API_KEY: optionalString,
-    LLM_MODEL: optionalString,
-    LOG_LEVEL: z.preprocess(
-      blankToUndefined,
-      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    ),
-  })
-  .superRefine((env, ctx) => {
-    const require = (name: keyof typeof env, why: string) => {
-      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `is required ${why}` });
-    };
-    if (env.DATABASE_URL !== undefined) {
-      // Several instances share one PostgreSQL: they must agree on these, so nothing is generated.
-      require('JWT_SECRET', 'when DATABASE_URL is set');
-      require('ENCRYPTION_KEY', 'when DATABASE_URL is set');
+const schema = z.object({
+  PORT: z.preprocess(blankToUndefined, wholeNumber(0, 65535).default(3000)),
+  HOST: z.preprocess(blankToUndefined, z.string().min(1).default('0.0.0.0')),
+  PUBLIC_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  DATABASE_URL: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+  ),
+  DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
+  GITHUB_SERVER_URL: z.preprocess(blankToUndefined, httpUrl.default('https://github.com')),
+  GITHUB_API_URL: z.preprocess(blankToUndefined, httpUrl.default('https://api.github.com')),
+  APP_ID: z.preprocess(blankToUndefined, wholeNumber(1, Number.MAX_SAFE_INTEGER).optional()),
+  PRIVATE_KEY: optionalString.refine(
+    (k) => k === undefined || k.includes('-----BEGIN'),
+    'must be a PEM private key (-----BEGIN ...)',
+  ),
+  PRIVATE_KEY_PATH: optionalString,
+  WEBHOOK_SECRET: optionalString,
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  JWT_SECRET: optionalString.refine((s) => s === undefined || s.length >= 32, 'must be at least 32 characters'),
+  ENCRYPTION_KEY: encryptionKey,
+  WEBHOOK_ALLOW_PRIVATE: booleanFlag,
+  WEBHOOK_RETRY_DELAYS_MS: z.preprocess(
+    blankToUndefined,
+    z
+      .string()
+      .regex(/^\d+(,\d+)*$/, 'must be a comma-separated list of milliseconds, e.g. 0,100,200,300,400')
+      .transform((s) => s.split(',').map(Number))
+      .refine((d) => d.length === 5, 'must list exactly 5 delays, one per attempt')
+      .optional(),
+  ),
+  LLM_BASE_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
+  LLM_API_KEY: optionalString,
+  LLM_MODEL: optionalString,
+  LOG_LEVEL: z.preprocess(
+    blankToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+/**
+ * Variables that only make sense together. Checked on presence in the raw environment, not on
+ * the parsed values, so they are reported together with any malformed value (zod skips an
+ * object's refinements once a field has failed).
+ */
+function crossCheck(env: Record<string, string | undefined>): string[] {
+  const has = (name: string) => blankToUndefined(env[name]) !== undefined;
+  const problems: string[] = [];
+  const require = (name: string, why: string) => {
+    if (!has(name)) problems.push(`${name} is required ${why}`);
+  };
+  if (has('DATABASE_URL')) {
+    // Several instances share one PostgreSQL: they must agree on these, so nothing is generated.
+    require('JWT_SECRET', 'when DATABASE_URL is set');
+    require('ENCRYPTION_KEY', 'when DATABASE_URL is set');
+  }
+  if (has('PRIVATE_KEY') && has('PRIVATE_KEY_PATH')) {
+    problems.push('PRIVATE_KEY_PATH cannot be set together with PRIVATE_KEY');
+  }
+  const app = {
+    APP_ID: has('APP_ID'),
+    PRIVATE_KEY: has('PRIVATE_KEY') || has('PRIVATE_KEY_PATH'),
+    WEBHOOK_SECRET: has('WEBHOOK_SECRET'),
+  };
+  if (Object.values(app).some(Boolean)) {
+    for (const [name, present] of Object.entries(app)) {
+      if (present) continue;
+      const what = name === 'PRIVATE_KEY' ? 'PRIVATE_KEY (or PRIVATE_KEY_PATH)' : name;
+      problems.push(`${what} is required when the GitHub App is configured (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET)`);
     }
-    if (env.PRIVATE_KEY !== undefined && env.PRIVATE_KEY_PATH !== undefined) {
-      ctx.addIssue({ code: 'custom', path: ['PRIVATE_KEY_PATH'], message: 'cannot be set together with PRIVATE_KEY' });
-    }
-    const appParts = [env.APP_ID, env.PRIVATE_KEY ?? env.PRIVATE_KEY_PATH, env.WEBHOOK_SECRET];
-    if (appParts.some((p) => p !== undefined) && appParts.some((p) => p === undefined)) {
-      for (const name of ['APP_ID', 'PRIVATE_KEY', 'WEBHOOK_SECRET'] as const) {
-        const value = name === 'PRIVATE_KEY' ? (env.PRIVATE_KEY ?? env.PRIVATE_KEY_PATH) : env[name];
-        if (value === undefined) {
-          ctx.addIssue({ code: 'custom', path: [name], message: 'is required when the GitHub App is configured' });
-        }
-      }
-    }
-    if ((env.GITHUB_CLIENT_ID === undefined) !== (env.GITHUB_CLIENT_SECRET === undefined)) {
-      const missing = env.GITHUB_CLIENT_ID === undefined ? 'GITHUB_CLIENT_ID' : 'GITHUB_CLIENT_SECRET';
-      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required with the other OAuth variable' });
-    }
-    if (env.LLM_BASE_URL !== undefined) require('LLM_MODEL', 'when LLM_BASE_URL is set');
-    if (env.LLM_MODEL !== undefined) require('LLM_BASE_URL', 'when LLM_MODEL is set');
-  });
+  }
+  if (has('GITHUB_CLIENT_ID') !== has('GITHUB_CLIENT_SECRET')) {
+    const missing = has('GITHUB_CLIENT_ID') ? 'GITHUB_CLIENT_SECRET' : 'GITHUB_CLIENT_ID';
+    problems.push(`${missing} is required with the other OAuth variable`);
+  }
+  if (has('LLM_BASE_URL')) require('LLM_MODEL', 'when LLM_BASE_URL is set');
+  if (has('LLM_MODEL')) require('LLM_BASE_URL', 'when LLM_MODEL is set');
+  return problems;
+}
 
 export interface Config {
   port: number;
@@ -150,9 +177,11 @@ export class ConfigError extends Error {
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${String(i.path[0] ?? 'environment')} ${i.message}`));
-  }
+  const problems = [
+    ...(parsed.success ? [] : parsed.error.issues.map((i) => `${String(i.path[0] ?? 'environment')} ${i.message}`)),
+    ...crossCheck(env),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return {
     port: e.PORT,

@@ -10,10 +10,14 @@ export interface OAuthExchange {
   fetch: typeof fetch;
 }
 
+/** Token-endpoint refusals that mean this server is misconfigured, not that the user's code is bad. */
+const SERVER_SIDE_ERRORS = new Set(['incorrect_client_credentials', 'redirect_uri_mismatch']);
+
 /**
  * Trades the authorization code for an access token at `{GITHUB_SERVER_URL}/login/oauth/access_token`.
  * GitHub answers 200 with `{ error }` when the code is bad; that is the user's problem (401), while
- * an unreachable or failing GitHub is ours to report (502).
+ * an unreachable or failing GitHub, or one refusing our own client credentials or callback URL, is
+ * ours to report (502).
  */
 export async function exchangeOAuthCode(input: OAuthExchange): Promise<string> {
   let response: Response;
@@ -44,6 +48,12 @@ export async function exchangeOAuthCode(input: OAuthExchange): Promise<string> {
   }
   if (typeof body.error === 'string') {
     const description = typeof body.error_description === 'string' ? `: ${body.error_description}` : '';
+    if (SERVER_SIDE_ERRORS.has(body.error)) {
+      // Not the user's doing, and signing in again cannot help: the operator must fix the set-up.
+      throw upstreamError(
+        `GitHub refused this server's OAuth app (${body.error}${description}); check GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET and PUBLIC_URL`,
+      );
+    }
     throw unauthorized(`GitHub refused the sign-in code (${body.error}${description})`);
   }
   if (typeof body.access_token !== 'string' || body.access_token === '') {

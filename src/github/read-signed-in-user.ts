@@ -12,9 +12,21 @@ function statusOf(error: unknown): number | undefined {
   return typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : undefined;
 }
 
+/** Each GitHub call gets as long as the code exchange (oauth-client.ts): a hung GitHub must not hang sign-in. */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/**
+ * Octokit's default logger writes every failed call to the console (console.error), outside the
+ * service's structured log, even for answers handled here (a 403 on memberships). Failures that
+ * matter reach the client and the log as AppErrors instead.
+ */
+const quietLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+
 /** The user behind an access token, their e-mail (also when private) and organization memberships. */
 export async function readSignedInUser(apiUrl: string, token: string, fetchImpl: typeof fetch): Promise<SignedInUser> {
-  const octokit = new Octokit({ auth: token, baseUrl: apiUrl, request: { fetch: fetchImpl } });
+  const timedFetch: typeof fetch = (input, init) =>
+    fetchImpl(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const octokit = new Octokit({ auth: token, baseUrl: apiUrl, log: quietLog, request: { fetch: timedFetch } });
   let user: Awaited<ReturnType<typeof octokit.users.getAuthenticated>>['data'];
   try {
     user = (await octokit.users.getAuthenticated()).data;

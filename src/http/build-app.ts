@@ -9,11 +9,11 @@ import type { Config } from '../config/config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { badRequest, notFound } from '../shared/errors.js';
+import { badRequest } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { SecretBox } from '../shared/secret-box.js';
 import { apiVersionHook } from './api-version.js';
-import { makeErrorHandler } from './error-handler.js';
+import { makeErrorHandler, routeNotFound } from './error-handler.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
@@ -52,12 +52,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('principal', undefined);
 
-  // Decisions §3: a body that is not JSON, or not a JSON object, is an invalid request.
+  // Decisions §3: a body that is not JSON, or not a JSON object, is an invalid request. Only
+  // application/json is parsed (fastify's text/plain parser would hand a bare string to routes
+  // without a body schema); any other media type answers 400 through the error handler.
   const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text === '') return done(null, undefined);
+    // An unknown route answers 404 whatever its body (decisions §3), so it is not looked at.
+    if (text === '' || request.is404) return done(null, undefined);
     parseJson(request, text, (error: Error | null, value?: unknown) => {
       if (error) return done(badRequest('Request body is not valid JSON'), undefined);
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
@@ -73,7 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', apiVersionHook);
   app.setErrorHandler(makeErrorHandler(clock));
   app.setNotFoundHandler(async (request) => {
-    throw notFound(`Route ${request.method} ${request.url.split('?')[0]}`);
+    throw routeNotFound(request);
   });
 
   await registerOpenApi(app, config.publicUrl);

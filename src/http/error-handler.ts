@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { Clock } from '../shared/clock.js';
 import { meta } from '../shared/envelope.js';
-import { AppError, badRequest } from '../shared/errors.js';
+import { AppError, badRequest, notFound } from '../shared/errors.js';
 
 /** The sign-in and token endpoints answer the reduced error shape of spec 7.1. */
 export function usesReducedErrors(url: string): boolean {
@@ -64,9 +64,17 @@ export function errorBody(error: AppError, url: string, requestId: string, now: 
   };
 }
 
+/** The 404 of a URL that no route answers. */
+export function routeNotFound(request: FastifyRequest): AppError {
+  return notFound(`Route ${request.method} ${request.url.split('?')[0]}`);
+}
+
 export function makeErrorHandler(clock: Clock) {
   return (thrown: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const error = toAppError(thrown);
+    // fastify reads the body before it knows nothing will answer: an unknown route stays a 404
+    // even when its body is too large or not JSON.
+    const bodyError = (thrown as Partial<FastifyError>).code?.startsWith('FST_ERR_CTP') === true;
+    const error = request.is404 && bodyError ? routeNotFound(request) : toAppError(thrown);
     if (error.status >= 500) {
       // The client sees a generic message; the cause stays in our logs.
       request.log.error({ err: thrown }, 'request failed');

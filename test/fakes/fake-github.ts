@@ -1,0 +1,403 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A local GitHub: a real HTTP server on 127.0.0.1 (any free port) that speaks the parts of the
+ * OAuth web flow and of the REST API the service uses, so the app's own fetch and Octokit run
+ * unchanged against it. It checks what GitHub checks (issued code, client credentials,
+ * redirect_uri, PKCE S256), records every request it receives, and can be told to fail.
+ *
+ * One server holds both hosts: the web host (`serverUrl`: /login/oauth/...) at the root, and the
+ * REST API under `apiBasePath`: '/api' stands for https://api.github.com (github.com form, the API
+ * at the root of its own host), '/api/v3' is the GitHub Enterprise Server form.
+ */
+
+export interface FakeEmail {
+  email: string;
+  primary: boolean;
+  verified: boolean;
+  visibility: 'public' | 'private' | null;
+}
+
+export interface FakeOrg {
+  id: number;
+  login: string;
+}
+
+export interface FakeMembership {
+  organization: FakeOrg;
+  role: 'admin' | 'member';
+  state?: 'active' | 'pending';
+}
+
+/** Mutable on purpose: a test renames a user or drops a membership, then signs in again. */
+export interface FakeUser {
+  id: number;
+  login: string;
+  name: string | null;
+  /** The public profile e-mail; null when the user keeps it private. */
+  email: string | null;
+  avatar_url: string;
+  emails: FakeEmail[];
+  memberships: FakeMembership[];
+}
+
+export type FakeEndpoint = 'access_token' | 'user' | 'emails' | 'memberships';
+
+/** An injected failure: an HTTP answer of the fake's choosing, or a connection dropped without one. */
+export type FakeFailure =
+  | { status: number; body?: unknown; headers?: Record<string, string>; times?: number }
+  | { drop: true; times?: number };
+
+export interface RecordedRequest {
+  method: string;
+  /** Path without the query, from the server root (e.g. '/api/v3/user'). */
+  path: string;
+  /** Which fake endpoint answered, if any. */
+  endpoint: FakeEndpoint | undefined;
+  query: Record<string, string>;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** The body parsed as application/x-www-form-urlencoded, when it was sent as that. */
+  form: Record<string, string> | undefined;
+}
+
+export interface FakeGitHubOptions {
+  /** '/api' (github.com form, default), '/api/v3' (Enterprise Server) or '' (API at the root). */
+  apiBasePath?: string;
+}
+
+interface IssuedCode {
+  userId: number;
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  scope: string;
+  expiresAt: number;
+  used: boolean;
+}
+
+/** GitHub's authorization codes live ten minutes. */
+const CODE_LIFETIME_MS = 10 * 60 * 1000;
+
+let nextAccountId = 4_100_000;
+
+/** Generated per run: nothing here is a literal that looks like a credential. */
+const randomToken = (prefix: string) => prefix + randomBytes(27).toString('base64url').replace(/[-_]/g, 'x');
+
+export class FakeGitHub {
+  readonly clientId = `Ov23li${randomBytes(7).toString('hex')}`;
+  readonly clientSecret = randomBytes(20).toString('hex');
+  readonly apiBasePath: string;
+  /** Largest page the list endpoints serve; lower it to make clients follow Link headers. */
+  maxPerPage = 100;
+  /** Every request received, oldest first (failed and unknown ones included). */
+  readonly requests: RecordedRequest[] = [];
+  /** Access tokens issued by the token endpoint, oldest first, with their user and scope. */
+  readonly issuedTokens: { token: string; userId: number; scope: string }[] = [];
+
+  readonly #server: Server;
+  readonly #users = new Map<number, FakeUser>();
+  readonly #codes = new Map<string, IssuedCode>();
+  readonly #failures = new Map<FakeEndpoint, FakeFailure>();
+
+  private constructor(server: Server, options: FakeGitHubOptions) {
+    this.#server = server;
+    this.apiBasePath = (options.apiBasePath ?? '/api').replace(/\/+$/, '');
+  }
+
+  static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
+    const server = createServer();
+    const fake = new FakeGitHub(server, options);
+    server.on('request', (req, res) => {
+      fake.#handle(req, res).catch((error: unknown) => {
+        if (!res.headersSent) fake.#json(res, 500, { message: `fake GitHub failed: ${String(error)}` });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get serverUrl(): string {
+    return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+  }
+
+  get apiUrl(): string {
+    return this.serverUrl + this.apiBasePath;
+  }
+
+  /** The service's environment variables that point it at this fake, OAuth app included. */
+  env(): Record<string, string> {
+    return {
+      GITHUB_CLIENT_ID: this.clientId,
+      GITHUB_CLIENT_SECRET: this.clientSecret,
+      GITHUB_SERVER_URL: this.serverUrl,
+      GITHUB_API_URL: this.apiUrl,
+    };
+  }
+
+  addUser(fields: Partial<FakeUser> & { login: string }): FakeUser {
+    const id = fields.id ?? nextAccountId++;
+    const user: FakeUser = {
+      id,
+      name: null,
+      email: `${fields.login}@users.example.test`,
+      avatar_url: `https://avatars.example.test/u/${id}?v=4`,
+      emails: [],
+      memberships: [],
+      ...fields,
+    };
+    this.#users.set(user.id, user);
+    return user;
+  }
+
+  addOrg(login: string): FakeOrg {
+    return { id: nextAccountId++, login };
+  }
+
+  /**
+   * The browser step: the user, signed in at GitHub, approves the app on the authorization URL
+   * the service sent them to. Checks that URL as GitHub would, binds a fresh code to its
+   * client_id, redirect_uri and code_challenge, and returns where GitHub would redirect.
+   */
+  authorize(authorizationUrl: string | URL, user: FakeUser): { code: string; state: string; callback: URL } {
+    const url = new URL(authorizationUrl);
+    const q = url.searchParams;
+    const problems = [
+      url.origin !== this.serverUrl && `origin ${url.origin} is not ${this.serverUrl}`,
+      url.pathname !== '/login/oauth/authorize' && `path ${url.pathname}`,
+      q.get('client_id') !== this.clientId && 'unknown client_id',
+      !q.get('redirect_uri') && 'no redirect_uri',
+      !q.get('state') && 'no state',
+      !/^[A-Za-z0-9_-]{43}$/.test(q.get('code_challenge') ?? '') && 'code_challenge is not a base64url SHA-256',
+      q.get('code_challenge_method') !== 'S256' && 'code_challenge_method is not S256',
+      !this.#users.has(user.id) && `user ${user.login} is not known to this fake`,
+    ].filter(Boolean);
+    if (problems.length > 0) throw new Error(`fake GitHub refuses to authorize: ${problems.join('; ')}`);
+    const code = randomBytes(10).toString('hex');
+    this.#codes.set(code, {
+      userId: user.id,
+      clientId: q.get('client_id') ?? '',
+      redirectUri: q.get('redirect_uri') ?? '',
+      codeChallenge: q.get('code_challenge') ?? '',
+      scope: (q.get('scope') ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .join(','),
+      expiresAt: Date.now() + CODE_LIFETIME_MS,
+      used: false,
+    });
+    const state = q.get('state') ?? '';
+    const callback = new URL(q.get('redirect_uri') ?? '');
+    callback.search = new URLSearchParams({ code, state }).toString();
+    return { code, state, callback };
+  }
+
+  /** Makes an endpoint fail (`times` requests, or until cleared / reset). */
+  fail(endpoint: FakeEndpoint, failure: FakeFailure): void {
+    this.#failures.set(endpoint, failure);
+  }
+
+  clearFailure(endpoint: FakeEndpoint): void {
+    this.#failures.delete(endpoint);
+  }
+
+  requestsTo(endpoint: FakeEndpoint): RecordedRequest[] {
+    return this.requests.filter((r) => r.endpoint === endpoint);
+  }
+
+  /** Forgets recorded requests and failures and restores maxPerPage (users, codes and tokens stay). */
+  reset(): void {
+    this.requests.length = 0;
+    this.#failures.clear();
+    this.maxPerPage = 100;
+  }
+
+  async close(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve, reject) => this.#server.close((e) => (e ? reject(e) : resolve())));
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const url = new URL(req.url ?? '/', this.serverUrl);
+    const method = req.method ?? 'GET';
+    const isForm = (req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+    const endpoint = this.#route(method, url.pathname);
+    this.requests.push({
+      method,
+      path: url.pathname,
+      endpoint,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+      form: isForm ? Object.fromEntries(new URLSearchParams(body)) : undefined,
+    });
+
+    if (endpoint === undefined) return this.#json(res, 404, { message: 'Not Found' });
+    if (this.#injectFailure(endpoint, res)) return;
+    if (endpoint === 'access_token') return this.#accessToken(req, res, isForm ? new URLSearchParams(body) : null);
+
+    const user = this.#authenticated(req);
+    if (user === undefined) {
+      return this.#json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+    }
+    if (endpoint === 'user') return this.#json(res, 200, this.#userJson(user));
+    if (endpoint === 'emails') return this.#page(res, url, user.emails);
+    const wanted = url.searchParams.get('state');
+    const memberships = user.memberships
+      .filter((m) => wanted === null || (m.state ?? 'active') === wanted)
+      .map((m) => ({
+        url: `${this.apiUrl}/orgs/${m.organization.login}/memberships/${user.login}`,
+        state: m.state ?? 'active',
+        role: m.role,
+        organization_url: `${this.apiUrl}/orgs/${m.organization.login}`,
+        organization: {
+          login: m.organization.login,
+          id: m.organization.id,
+          url: `${this.apiUrl}/orgs/${m.organization.login}`,
+        },
+        user: { login: user.login, id: user.id },
+      }));
+    return this.#page(res, url, memberships);
+  }
+
+  #route(method: string, path: string): FakeEndpoint | undefined {
+    if (method === 'POST' && path === '/login/oauth/access_token') return 'access_token';
+    if (method !== 'GET' || !path.startsWith(`${this.apiBasePath}/`)) return undefined;
+    const apiPath = path.slice(this.apiBasePath.length);
+    if (apiPath === '/user') return 'user';
+    if (apiPath === '/user/emails') return 'emails';
+    if (apiPath === '/user/memberships/orgs') return 'memberships';
+    return undefined;
+  }
+
+  #injectFailure(endpoint: FakeEndpoint, res: ServerResponse): boolean {
+    const failure = this.#failures.get(endpoint);
+    if (failure === undefined) return false;
+    if (failure.times !== undefined) {
+      if (failure.times <= 1) this.#failures.delete(endpoint);
+      else failure.times -= 1;
+    }
+    if ('drop' in failure) {
+      res.socket?.destroy();
+      return true;
+    }
+    const text =
+      typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? { message: 'Server Error' });
+    res.writeHead(failure.status, {
+      'content-type': typeof failure.body === 'string' ? 'text/html' : 'application/json; charset=utf-8',
+      ...failure.headers,
+    });
+    res.end(text);
+    return true;
+  }
+
+  /** POST /login/oauth/access_token: GitHub answers 200 even for refusals, with `error` in the body. */
+  #accessToken(req: IncomingMessage, res: ServerResponse, form: URLSearchParams | null) {
+    const wantsJson = (req.headers.accept ?? '').includes('application/json');
+    const answer = (fields: Record<string, string>) => {
+      if (wantsJson) return this.#json(res, 200, fields);
+      res.writeHead(200, { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' });
+      res.end(new URLSearchParams(fields).toString());
+    };
+    const refuse = (error: string, description: string) => answer({ error, error_description: description });
+    const field = (name: string) => form?.get(name) ?? '';
+
+    if (field('client_id') !== this.clientId || field('client_secret') !== this.clientSecret) {
+      return refuse('incorrect_client_credentials', 'The client_id and/or client_secret passed are incorrect.');
+    }
+    const issued = this.#codes.get(field('code'));
+    if (issued === undefined || issued.used || issued.expiresAt <= Date.now()) {
+      return refuse('bad_verification_code', 'The code passed is incorrect or expired.');
+    }
+    if (field('redirect_uri') !== issued.redirectUri) {
+      return refuse(
+        'redirect_uri_mismatch',
+        'The redirect_uri MUST match the registered callback URL for this application.',
+      );
+    }
+    const challenge = createHash('sha256').update(field('code_verifier')).digest('base64url');
+    if (challenge !== issued.codeChallenge) {
+      return refuse('bad_verification_code', 'The code_verifier does not match the code_challenge.');
+    }
+    issued.used = true;
+    const token = randomToken('gh' + 'o_');
+    this.issuedTokens.push({ token, userId: issued.userId, scope: issued.scope });
+    return answer({ access_token: token, token_type: 'bearer', scope: issued.scope });
+  }
+
+  /** Accepts `Authorization: token X` and `Bearer X`, as GitHub does. */
+  #authenticated(req: IncomingMessage): FakeUser | undefined {
+    const match = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const issued = this.issuedTokens.find((t) => t.token === match?.[1]);
+    return issued === undefined ? undefined : this.#users.get(issued.userId);
+  }
+
+  #userJson(user: FakeUser) {
+    return {
+      login: user.login,
+      id: user.id,
+      node_id: `U_${Buffer.from(String(user.id)).toString('base64url')}`,
+      avatar_url: user.avatar_url,
+      url: `${this.apiUrl}/users/${user.login}`,
+      html_url: `${this.serverUrl}/${user.login}`,
+      type: 'User',
+      site_admin: false,
+      name: user.name,
+      email: user.email,
+    };
+  }
+
+  /** GitHub pagination: `per_page` (default 30, capped) and `page`, with a Link header to the others. */
+  #page(res: ServerResponse, url: URL, items: unknown[]) {
+    const perPage = Math.min(Number(url.searchParams.get('per_page')) || 30, this.maxPerPage, 100);
+    const page = Math.max(Number(url.searchParams.get('page')) || 1, 1);
+    const last = Math.max(Math.ceil(items.length / perPage), 1);
+    const link = (n: number, rel: string) => {
+      const target = new URL(url);
+      target.searchParams.set('per_page', String(perPage));
+      target.searchParams.set('page', String(n));
+      return `<${target}>; rel="${rel}"`;
+    };
+    const links = [
+      page > 1 && link(page - 1, 'prev'),
+      page < last && link(page + 1, 'next'),
+      page < last && link(last, 'last'),
+      page > 1 && link(1, 'first'),
+    ].filter((l): l is string => typeof l === 'string');
+    this.#json(
+      res,
+      200,
+      items.slice((page - 1) * perPage, page * perPage),
+      links.length ? { link: links.join(', ') } : {},
+    );
+  }
+
+  #json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'x-github-media-type': 'github.v3; format=json',
+      ...headers,
+    });
+    res.end(JSON.stringify(body));
+  }
+}
+
+/** A URL where nothing listens (a port just freed), for "GitHub is unreachable". */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
