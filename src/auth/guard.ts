@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, forbidden } from '../shared/errors.js';
 import { type AuthenticateDeps, authenticate, type Surface } from './authenticate.js';
 import type { Principal } from './principal.js';
@@ -16,18 +16,20 @@ export interface GuardOptions {
   surface?: Surface;
 }
 
-export type Guard = (options?: GuardOptions) => (request: FastifyRequest) => Promise<void>;
+export type GuardHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+export type Guard = (options?: GuardOptions) => GuardHook;
 
-/** preHandler factory: checks the credential and scope, then leaves the principal on the request. */
-export function makeGuard(
-  deps: AuthenticateDeps,
-  afterAuthenticate?: (request: FastifyRequest) => Promise<void>,
-): Guard {
+/**
+ * Hook factory: checks the credential and scope, then leaves the principal on the request. Use
+ * it as `onRequest`, so a caller without a credential learns nothing about body validation.
+ * `afterAuthenticate` runs for every authenticated request (the request-rate limit).
+ */
+export function makeGuard(deps: AuthenticateDeps, afterAuthenticate?: GuardHook): Guard {
   return (options = {}) =>
-    async (request) => {
+    async (request, reply) => {
       const principal = await authenticate(deps, request.headers, options.surface ?? 'api');
       request.principal = principal;
-      await afterAuthenticate?.(request);
+      await afterAuthenticate?.(request, reply);
       if (options.scope !== undefined && !principal.scopes.has(options.scope)) {
         throw forbidden(`This credential lacks the required scope: ${options.scope}`);
       }

@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import * as accounts from './migrations/0001-accounts.js';
+import * as requestRate from './migrations/0002-request-rate.js';
 import type { Database } from './schema.js';
 
 /**
@@ -9,6 +10,7 @@ import type { Database } from './schema.js';
  */
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
+  '0002-request-rate': requestRate,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

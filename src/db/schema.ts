@@ -71,6 +71,12 @@ export interface OauthStatesTable {
   expires_at: Timestamp;
 }
 
+export interface RequestRateWindowsTable {
+  user_id: string;
+  window_start: Timestamp;
+  count: number;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -78,6 +84,7 @@ export interface Database {
   teams: TeamsTable;
   api_tokens: ApiTokensTable;
   oauth_states: OauthStatesTable;
+  request_rate_windows: RequestRateWindowsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

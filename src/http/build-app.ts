@@ -1,13 +1,15 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
-import { makeGuard } from '../auth/guard.js';
+import { makeGuard, principalOf } from '../auth/guard.js';
 import { jwtKeys } from '../auth/jwt.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';
 import { registerTokenRoutes } from '../auth/token-routes.js';
 import type { Config } from '../config/config.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { countRequest, rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
+import { registerTeamRoutes } from '../orgs/team-routes.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -86,7 +88,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = deps.database.db;
   const box = new SecretBox(deps.secrets.encryptionKey);
   const keys = jwtKeys(deps.secrets.jwtSecret, config.publicUrl);
-  const guard = makeGuard({ db, clock, jwtKeys: keys });
+  const guard = makeGuard({ db, clock, jwtKeys: keys }, async (request, reply) => {
+    // Decisions §6: every authenticated answer carries the budget, errors included.
+    const principal = principalOf(request);
+    const now = clock.now();
+    const verdict = await countRequest(db, principal.userId, principal.plan, now);
+    reply.headers(rateLimitHeaders(verdict));
+    if (!verdict.allowed) throw rateLimitError(verdict, now);
+  });
 
   registerOAuthRoutes(app, {
     db,
@@ -99,6 +108,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerTokenRoutes(app, { db, clock, guard });
   registerOrganizationRoutes(app, { db, clock, guard });
+  registerTeamRoutes(app, { db, clock, guard });
 
   return app;
 }

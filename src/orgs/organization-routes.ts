@@ -40,7 +40,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
   r.get(
     '/v1/organizations',
     {
-      preHandler: deps.guard({ scope: 'org:read' }),
+      onRequest: deps.guard({ scope: 'org:read' }),
       schema: {
         tags: ['organizations'],
         summary: 'List your organizations',
@@ -57,7 +57,7 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
   r.get(
     '/v1/organizations/:id',
     {
-      preHandler: deps.guard({ scope: 'org:read' }),
+      onRequest: deps.guard({ scope: 'org:read' }),
       schema: {
         tags: ['organizations'],
         summary: 'Get an organization',

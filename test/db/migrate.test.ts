@@ -10,6 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { lockDataDir } from '../../src/db/data-dir-lock.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { itOnPostgres } from '../helpers/postgres-only.js';
 
 // The database layer: migrations are idempotent and safe to start from several processes at once
 // (PostgreSQL), and the embedded data directory is held by one process at a time.
@@ -93,7 +94,7 @@ describe('migrateToLatest', () => {
     }
   });
 
-  it.runIf(process.env.DATABASE_URL)('runs once when several processes migrate a fresh database at once', async () => {
+  itOnPostgres('runs once when several processes migrate a fresh database at once', async () => {
     const { open } = await emptyDatabase();
     // Separate pools stand for separate processes: each has its own connections and lock attempts.
     const handles = await Promise.all([open(), open(), open()]);

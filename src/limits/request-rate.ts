@@ -1,0 +1,57 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database, Plan } from '../db/schema.js';
+import { AppError } from '../shared/errors.js';
+import { REQUESTS_PER_HOUR } from './plans.js';
+
+const WINDOW_MS = 3_600_000;
+
+export interface RateVerdict {
+  limit: number;
+  remaining: number;
+  /** UTC epoch seconds when the window ends. */
+  reset: number;
+  allowed: boolean;
+}
+
+/**
+ * Decisions §6: a fixed one-hour window per user, counted in the database so every instance
+ * shares one budget. One upsert per request: the row lock serialises concurrent increments, so
+ * the count is exact.
+ */
+export async function countRequest(db: Kysely<Database>, userId: string, plan: Plan, now: Date): Promise<RateVerdict> {
+  const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
+  const limit = REQUESTS_PER_HOUR[plan];
+  const row = await db
+    .insertInto('request_rate_windows')
+    .values({ user_id: userId, window_start: windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'window_start']).doUpdateSet({ count: sql`request_rate_windows.count + 1` }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow();
+  const reset = Math.floor((windowStart.getTime() + WINDOW_MS) / 1000);
+  return { limit, remaining: Math.max(0, limit - row.count), reset, allowed: row.count <= limit };
+}
+
+export function rateLimitHeaders(verdict: RateVerdict): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(verdict.limit),
+    'x-ratelimit-remaining': String(verdict.remaining),
+    'x-ratelimit-reset': String(verdict.reset),
+  };
+}
+
+export function rateLimitError(verdict: RateVerdict, now: Date): AppError {
+  const retryAfter = Math.max(1, verdict.reset - Math.floor(now.getTime() / 1000));
+  return new AppError('rate_limit_exceeded', 429, `Rate limit of ${verdict.limit} requests per hour exceeded`, {
+    headers: { ...rateLimitHeaders(verdict), 'retry-after': String(retryAfter) },
+  });
+}
+
+/** Old windows are useless; a worker (or any caller) may clear them now and then. */
+export async function pruneRateWindows(db: Kysely<Database>, now: Date): Promise<void> {
+  await db
+    .deleteFrom('request_rate_windows')
+    .where('window_start', '<', new Date(now.getTime() - 2 * WINDOW_MS))
+    .execute();
+}
