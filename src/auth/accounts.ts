@@ -13,16 +13,25 @@ export async function ensureGitHubOrganization(
   db: Executor,
   account: { id: number; login: string; name?: string | null },
   kind: 'user' | 'organization',
+  now: Date,
 ): Promise<string> {
   const row = await db
     .insertInto('organizations')
-    .values({ id: newId('org'), scm_id: account.id, login: account.login, name: account.name ?? null, kind })
+    .values({
+      id: newId('org'),
+      scm_id: account.id,
+      login: account.login,
+      name: account.name ?? null,
+      kind,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict((oc) =>
       oc.column('scm_id').doUpdateSet((eb) => ({
         login: eb.ref('excluded.login'),
         // A membership listing carries no display name: keep the one we have.
         name: account.name === undefined ? eb.ref('organizations.name') : eb.ref('excluded.name'),
-        updated_at: new Date(),
+        updated_at: now,
       })),
     )
     .returning('id')
@@ -55,6 +64,8 @@ export async function upsertGitHubUser(
         avatar_url: account.avatarUrl,
         github_token_sealed: input.sealedToken,
         memberships_synced_at: input.memberships ? now : null,
+        created_at: now,
+        updated_at: now,
       })
       .onConflict((oc) =>
         oc.column('scm_id').doUpdateSet((eb) => ({
@@ -73,13 +84,14 @@ export async function upsertGitHubUser(
       trx,
       { id: account.id, login: account.login, name: account.name },
       'user',
+      now,
     );
     await upsertMembership(trx, personal, user.id, 'admin');
 
     if (input.memberships) {
       const keep: string[] = [personal];
       for (const m of input.memberships) {
-        const orgId = await ensureGitHubOrganization(trx, m.organization, 'organization');
+        const orgId = await ensureGitHubOrganization(trx, m.organization, 'organization', now);
         await upsertMembership(trx, orgId, user.id, m.role);
         keep.push(orgId);
       }
