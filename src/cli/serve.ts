@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from '../auth/accounts.js';
 import { buildApp } from '../http/build-app.js';
+import type { Worker } from '../jobs/worker.js';
 import { resolveSecrets } from './embedded-secrets.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
+import { buildWorkers } from './workers.js';
 
 export type Role = 'api' | 'worker' | 'all';
-
-/** A background loop (review processing, webhook delivery) that serve starts and stops. */
-export interface Worker {
-  name: string;
-  start(): Promise<void>;
-  stop(): Promise<void>;
-}
 
 export function parseRole(value: string | undefined): Role {
   const role = value ?? 'all';
@@ -51,10 +46,11 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
     throw error;
   }
   const { config, database, logger } = runtime;
-  const workers: Worker[] = [];
+  let workers: Worker[] = [];
   let app: FastifyInstance | undefined;
   try {
     const secrets = await resolveSecrets(config);
+    workers = role === 'api' ? [] : buildWorkers({ config, database, secrets, logger });
     app = role === 'worker' ? undefined : await buildApp({ config, database, secrets, logger });
     if (app !== undefined) {
       await app.listen({ port: config.port, host: config.host });

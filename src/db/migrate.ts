@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely';
 import * as accounts from './migrations/0001-accounts.js';
 import * as requestRate from './migrations/0002-request-rate.js';
+import * as reviews from './migrations/0003-reviews.js';
 import type { Database } from './schema.js';
 
 /**
@@ -11,6 +12,7 @@ import type { Database } from './schema.js';
 const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-request-rate': requestRate,
+  '0003-reviews': reviews,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

@@ -77,6 +77,128 @@ export interface RequestRateWindowsTable {
   count: number;
 }
 
+export type ReviewStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+export type CommentType = 'security' | 'performance' | 'style' | 'bug' | 'suggestion';
+export type Severity = 'critical' | 'important' | 'warning' | 'info';
+type Json<T> = ColumnType<T, string, string>;
+
+export interface ReviewOptions {
+  auto_review: boolean;
+  inline_comments: boolean;
+  check_security: boolean;
+  check_performance: boolean;
+}
+
+/**
+ * Spec 2.3, written once in the transaction that stores the comments (so lists need no join and
+ * the counts cannot drift from the comments).
+ */
+export interface ReviewStats {
+  files_changed: number;
+  lines_added: number;
+  lines_deleted: number;
+  comments_count: number;
+  issues: { critical: number; important: number; warning: number; suggestion: number };
+}
+
+/** Spec 2.5, less the issue counters (derived from the comments). */
+export interface Analysis {
+  files_analyzed: number;
+  lines_analyzed: number;
+  complexity_avg: number;
+  test_coverage: number;
+  processing_time_ms: number;
+  tokens_used: number;
+}
+
+export interface ReviewsTable {
+  id: string;
+  user_id: string;
+  organization_id: string;
+  team_id: string | null;
+  mode: Mode;
+  status: ReviewStatus;
+  pr_url: string;
+  pr_number: number;
+  pr_title: string;
+  repository: string;
+  repository_id: string;
+  branch: string;
+  author: string;
+  head_sha: string | null;
+  options: Json<ReviewOptions>;
+  attempt: ColumnType<number, number | undefined, number>;
+  score: number | null;
+  summary: string | null;
+  stats: Json<ReviewStats> | null;
+  analysis: Json<Analysis> | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: CreatedAt;
+  started_at: Timestamp | null;
+  deadline_at: Timestamp | null;
+  completed_at: Timestamp | null;
+  updated_at: UpdatedAt;
+}
+
+export interface ReviewCommentsTable {
+  id: string;
+  review_id: string;
+  type: CommentType;
+  severity: Severity;
+  message: string;
+  file: string;
+  line: number;
+  suggestion: string | null;
+  code_snippet: string | null;
+  rule_id: string | null;
+  fingerprint: string | null;
+  cwe: string | null;
+  cvss_score: number | null;
+  created_at: CreatedAt;
+}
+
+export interface EventsTable {
+  id: string;
+  seq: Generated<number>;
+  type: string;
+  mode: Mode;
+  user_id: string | null;
+  organization_id: string | null;
+  review_id: string | null;
+  data: Json<Record<string, unknown>>;
+  created_at: CreatedAt;
+  dispatched_at: Timestamp | null;
+}
+
+export interface JobsTable {
+  id: string;
+  queue: string;
+  payload: Json<Record<string, unknown>>;
+  status: 'queued' | 'running' | 'failed';
+  run_at: Timestamp;
+  attempts: ColumnType<number, number | undefined, number>;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: Timestamp | null;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface IdempotencyKeysTable {
+  user_id: string;
+  mode: Mode;
+  key: string;
+  request_hash: string;
+  status: 'in_flight' | 'done';
+  response_status: number | null;
+  response_body: Json<unknown> | null;
+  created_at: CreatedAt;
+  locked_until: Timestamp | null;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -85,13 +207,19 @@ export interface Database {
   api_tokens: ApiTokensTable;
   oauth_states: OauthStatesTable;
   request_rate_windows: RequestRateWindowsTable;
+  reviews: ReviewsTable;
+  review_comments: ReviewCommentsTable;
+  events: EventsTable;
+  jobs: JobsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
+
+export type ReviewRow = Selectable<ReviewsTable>;
+export type ReviewCommentRow = Selectable<ReviewCommentsTable>;
+export type JobRow = Selectable<JobsTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type NewUser = Insertable<UsersTable>;
-
-// Re-exported so modules name one Generated type if they add serial columns later.
-export type { Generated };

@@ -1,6 +1,6 @@
-import { Octokit } from '@octokit/rest';
 import { unauthorized, upstreamError } from '../shared/errors.js';
 import type { GitHubAccount, GitHubMembership } from './github-account.js';
+import { createOctokit, httpStatusOf } from './octokit.js';
 
 export interface SignedInUser {
   account: GitHubAccount;
@@ -8,30 +8,14 @@ export interface SignedInUser {
   memberships: GitHubMembership[] | undefined;
 }
 
-function statusOf(error: unknown): number | undefined {
-  return typeof error === 'object' && error !== null && 'status' in error ? Number(error.status) : undefined;
-}
-
-/** Each GitHub call gets as long as the code exchange (oauth-client.ts): a hung GitHub must not hang sign-in. */
-const REQUEST_TIMEOUT_MS = 10_000;
-
-/**
- * Octokit's default logger writes every failed call to the console (console.error), outside the
- * service's structured log, even for answers handled here (a 403 on memberships). Failures that
- * matter reach the client and the log as AppErrors instead.
- */
-const quietLog = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
-
 /** The user behind an access token, their e-mail (also when private) and organization memberships. */
 export async function readSignedInUser(apiUrl: string, token: string, fetchImpl: typeof fetch): Promise<SignedInUser> {
-  const timedFetch: typeof fetch = (input, init) =>
-    fetchImpl(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
-  const octokit = new Octokit({ auth: token, baseUrl: apiUrl, log: quietLog, request: { fetch: timedFetch } });
+  const octokit = createOctokit({ apiUrl, token, fetch: fetchImpl });
   let user: Awaited<ReturnType<typeof octokit.users.getAuthenticated>>['data'];
   try {
     user = (await octokit.users.getAuthenticated()).data;
   } catch (error) {
-    if (statusOf(error) === 401) throw unauthorized('GitHub rejected the access token');
+    if (httpStatusOf(error) === 401) throw unauthorized('GitHub rejected the access token');
     throw upstreamError('GitHub could not be read to complete sign-in', error);
   }
 

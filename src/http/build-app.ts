@@ -10,6 +10,9 @@ import type { DatabaseHandle } from '../db/database.js';
 import { countRequest, rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
 import { registerTeamRoutes } from '../orgs/team-routes.js';
+import { makeGitHubReader } from '../reviews/github-reader.js';
+import { registerReviewRoutes } from '../reviews/review-routes.js';
+import { ReviewService } from '../reviews/review-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
@@ -109,6 +112,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTokenRoutes(app, { db, clock, guard });
   registerOrganizationRoutes(app, { db, clock, guard });
   registerTeamRoutes(app, { db, clock, guard });
+
+  const github = makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: deps.fetch ?? globalThis.fetch });
+  const reviews = new ReviewService({
+    db,
+    clock,
+    publicUrl: config.publicUrl,
+    githubServerUrl: config.github.serverUrl,
+    readPullRequest: github.readPullRequest,
+  });
+  registerReviewRoutes(app, { db, clock, guard, service: reviews });
 
   return app;
 }

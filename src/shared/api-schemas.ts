@@ -9,6 +9,7 @@ export const metaSchema = z.object({
 export const paginationSchema = z.object({
   has_more: z.boolean(),
   next_cursor: z.string().nullable(),
+  prev_cursor: z.string().nullable().optional().describe('Where the list walks back from (pass as before).'),
 });
 
 export const errorSchema = z

@@ -7,6 +7,8 @@ export interface Meta {
 export interface Pagination {
   has_more: boolean;
   next_cursor: string | null;
+  /** Set where a list can walk back: the first item's id, to pass as `before`. */
+  prev_cursor?: string | null;
 }
 
 export function meta(requestId: string, now: Date): Meta {

@@ -7,6 +7,11 @@ import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Mode, UserRow } from '../../src/db/schema.js';
 import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
+import { JobWorker } from '../../src/jobs/job-worker.js';
+import { makeGitHubReader } from '../../src/reviews/github-reader.js';
+import { makeReviewProcessor } from '../../src/reviews/review-processor.js';
+import { REVIEW_QUEUE } from '../../src/reviews/review-service.js';
+import { SecretBox } from '../../src/shared/secret-box.js';
 import { type TestClock, testClock } from './test-clock.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -18,6 +23,8 @@ export interface TestApp {
   clock: TestClock;
   /** A local user and a JWT for them. */
   createUser(username?: string): Promise<{ user: UserRow; jwt: string }>;
+  /** Runs every due background job (review processing) to the end, as a worker process would. */
+  runJobs(): Promise<number>;
   createToken(userId: string, options?: { scopes?: Scope[]; mode?: Mode; expiresInSeconds?: number }): Promise<string>;
   close(): Promise<void>;
 }
@@ -49,6 +56,29 @@ export async function createTestApp(
       counter += 1;
       const user = await createLocalUser(database.db, username ?? `user-${counter}-${randomBytes(3).toString('hex')}`);
       return { user, jwt: await signUserJwt(keys, user.id, clock.now()) };
+    },
+    async runJobs() {
+      const github = makeGitHubReader({
+        db: database.db,
+        box: new SecretBox(secrets.encryptionKey),
+        apiUrl: config.github.apiUrl,
+        fetch: options.fetch ?? globalThis.fetch,
+      });
+      const worker = new JobWorker({
+        db: database.db,
+        clock,
+        workerId: 'test-worker',
+        handlers: {
+          [REVIEW_QUEUE]: makeReviewProcessor({
+            db: database.db,
+            clock,
+            publicUrl: config.publicUrl,
+            readChangedFiles: github.readChangedFiles,
+          }),
+        },
+        backoff: () => 0,
+      });
+      return worker.drain();
     },
     async createToken(userId, tokenOptions = {}) {
       const { token } = await createApiToken(database.db, {

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config.js';
+import type { DatabaseHandle } from '../db/database.js';
+import type { AppSecrets } from '../http/build-app.js';
+import { IntervalWorker } from '../jobs/interval-worker.js';
+import { JobWorker } from '../jobs/job-worker.js';
+import type { Worker } from '../jobs/worker.js';
+import { pruneIdempotencyKeys } from '../limits/idempotency.js';
+import { pruneRateWindows } from '../limits/request-rate.js';
+import { makeGitHubReader } from '../reviews/github-reader.js';
+import { failOverdueReviews, makeReviewProcessor } from '../reviews/review-processor.js';
+import { REVIEW_QUEUE } from '../reviews/review-service.js';
+import { systemClock } from '../shared/clock.js';
+import { SecretBox } from '../shared/secret-box.js';
+
+/** The background work of a `worker` (or `all`) process: review processing and housekeeping. */
+export function buildWorkers(input: {
+  config: Config;
+  database: DatabaseHandle;
+  secrets: AppSecrets;
+  logger: Logger;
+  fetch?: typeof fetch;
+}): Worker[] {
+  const { config, logger } = input;
+  const db = input.database.db;
+  const clock = systemClock;
+  const github = makeGitHubReader({
+    db,
+    box: new SecretBox(input.secrets.encryptionKey),
+    apiUrl: config.github.apiUrl,
+    fetch: input.fetch ?? globalThis.fetch,
+  });
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  return [
+    new JobWorker({
+      name: 'reviews',
+      db,
+      clock,
+      workerId,
+      logger,
+      handlers: {
+        [REVIEW_QUEUE]: makeReviewProcessor({
+          db,
+          clock,
+          publicUrl: config.publicUrl,
+          readChangedFiles: github.readChangedFiles,
+        }),
+      },
+    }),
+    new IntervalWorker({
+      name: 'housekeeping',
+      everyMs: 30_000,
+      logger,
+      task: async () => {
+        const now = clock.now();
+        const failed = await failOverdueReviews(db, now, config.publicUrl);
+        if (failed > 0) logger.warn({ failed }, 'reviews past their deadline were failed');
+        await pruneIdempotencyKeys(db, now);
+        await pruneRateWindows(db, now);
+      },
+    }),
+  ];
+}

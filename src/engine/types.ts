@@ -1,0 +1,55 @@
+/** What the engine reads: a pull request's change, already fetched. The engine does no I/O. */
+export interface ChangedFile {
+  path: string;
+  status: 'added' | 'modified' | 'removed' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions: number;
+  deletions: number;
+  /** Unified diff of the file; absent for binary or very large files. */
+  patch?: string | undefined;
+  previousPath?: string | undefined;
+}
+
+export interface ChangeSet {
+  files: ChangedFile[];
+}
+
+export type FindingType = 'security' | 'performance' | 'style' | 'bug' | 'suggestion';
+export type Severity = 'critical' | 'important' | 'warning' | 'info';
+
+export interface Finding {
+  type: FindingType;
+  severity: Severity;
+  message: string;
+  file: string;
+  line: number;
+  suggestion?: string | undefined;
+  codeSnippet?: string | undefined;
+  ruleId: string;
+  /** Stable across pushes: the same problem on the same code gives the same fingerprint. */
+  fingerprint: string;
+  cwe?: string | undefined;
+  cvssScore?: number | undefined;
+}
+
+export interface EngineOptions {
+  checkSecurity: boolean;
+  checkPerformance: boolean;
+}
+
+/** Spec 2.5 figures the engine measures (issue counters are derived from the findings). */
+export interface EngineAnalysis {
+  files_analyzed: number;
+  lines_analyzed: number;
+  complexity_avg: number;
+  test_coverage: number;
+  tokens_used: number;
+}
+
+export interface EngineResult {
+  findings: Finding[];
+  analysis: EngineAnalysis;
+  summary: string;
+}
+
+export const SEVERITIES: readonly Severity[] = ['critical', 'important', 'warning', 'info'];
+export const FINDING_TYPES: readonly FindingType[] = ['security', 'performance', 'style', 'bug', 'suggestion'];

@@ -1,0 +1,46 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { randomBase62 } from '../shared/base62.js';
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+
+export interface NewJob {
+  queue: string;
+  payload: Record<string, unknown>;
+  /** When the job becomes due; default `now`. */
+  runAt?: Date;
+  maxAttempts?: number;
+  /**
+   * A caller-chosen id makes enqueueing idempotent while the job exists (a second enqueue of the
+   * same id is a no-op); a finished job is deleted, so the id can be used again afterwards.
+   */
+  id?: string;
+}
+
+/**
+ * Adds a job. Pass the caller's transaction as `executor` so the job exists exactly when the
+ * business change that needs it commits (and vanishes with its rollback). `on conflict do
+ * nothing` rather than a unique violation: an error would abort the caller's whole transaction.
+ */
+export async function enqueueJob(
+  executor: Kysely<Database>,
+  job: NewJob,
+  now: Date,
+): Promise<{ id: string; enqueued: boolean }> {
+  const id = job.id ?? `job_${randomBase62(22)}`;
+  const result = await executor
+    .insertInto('jobs')
+    .values({
+      id,
+      queue: job.queue,
+      payload: JSON.stringify(job.payload),
+      status: 'queued',
+      run_at: job.runAt ?? now,
+      max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst();
+  return { id, enqueued: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0 };
+}

@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { JobClaim } from './job-claim.js';
+
+/**
+ * The heartbeat of a long job: pushes its lease to `now + leaseMs`. False means another claim
+ * took the job over (ours had expired), and this run should stop as soon as it can.
+ */
+export async function extendLease(db: Kysely<Database>, job: JobClaim, leaseMs: number, now: Date): Promise<boolean> {
+  const result = await db
+    .updateTable('jobs')
+    .set({ locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
+    .where('id', '=', job.id)
+    .where('status', '=', 'running')
+    .where('locked_by', '=', job.locked_by)
+    .where('attempts', '=', job.attempts)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}

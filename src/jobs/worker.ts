@@ -1,0 +1,7 @@
+/** A background loop (review processing, webhook delivery) that serve starts and stops. */
+export interface Worker {
+  name: string;
+  start(): Promise<void>;
+  /** Stops taking work and resolves once the work in flight has finished. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,41 @@
+import type { Kysely } from 'kysely';
+import type { Principal } from '../auth/principal.js';
+import type { Database, ReviewRow } from '../db/schema.js';
+import type { ChangedFile } from '../engine/types.js';
+import { createOctokit } from '../github/octokit.js';
+import { listPullRequestFiles, type PullRequestMetadata, readPullRequest } from '../github/pull-requests.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import type { PullRequestRef } from './pull-request-url.js';
+
+export interface GitHubReaderDeps {
+  db: Kysely<Database>;
+  box: SecretBox;
+  apiUrl: string;
+  fetch: typeof fetch;
+}
+
+/**
+ * Reads pull requests as a user: with their GitHub token when they signed in with GitHub (so
+ * private repositories they can read work, and those they cannot answer 404), anonymously
+ * otherwise (public repositories only). The GitHub App's installation token joins in step 5.
+ */
+export function makeGitHubReader(deps: GitHubReaderDeps) {
+  const octokitFor = async (userId: string) => {
+    const user = await deps.db
+      .selectFrom('users')
+      .select('github_token_sealed')
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    const token = user?.github_token_sealed ? deps.box.open(user.github_token_sealed) : undefined;
+    return createOctokit({ apiUrl: deps.apiUrl, token, fetch: deps.fetch });
+  };
+  return {
+    async readPullRequest(principal: Principal, ref: PullRequestRef): Promise<PullRequestMetadata> {
+      return readPullRequest(await octokitFor(principal.userId), ref);
+    },
+    async readChangedFiles(review: ReviewRow): Promise<ChangedFile[]> {
+      const [owner, repo] = review.repository.split('/') as [string, string];
+      return listPullRequestFiles(await octokitFor(review.user_id), { owner, repo, number: review.pr_number });
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { ReviewCommentRow, ReviewRow } from '../db/schema.js';
+
+/** Spec 2.1/2.2/2.3: the review as clients see it. Score, summary and stats are null until completion. */
+export function presentReview(row: ReviewRow) {
+  return {
+    id: row.id,
+    status: row.status,
+    score: row.score,
+    summary: row.summary,
+    pull_request: {
+      url: row.pr_url,
+      number: row.pr_number,
+      title: row.pr_title,
+      repository: row.repository,
+      branch: row.branch,
+      author: row.author,
+    },
+    stats: row.stats,
+    created_at: row.created_at.toISOString(),
+    completed_at: row.completed_at?.toISOString() ?? null,
+    organization_id: row.organization_id,
+    team_id: row.team_id,
+    error: row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? '' },
+  };
+}
+
+/** Spec 2.4; the optional fields are left out when empty. */
+export function presentComment(row: ReviewCommentRow) {
+  return {
+    id: row.id,
+    type: row.type,
+    severity: row.severity,
+    message: row.message,
+    file: row.file,
+    line: row.line,
+    ...(row.suggestion !== null ? { suggestion: row.suggestion } : {}),
+    ...(row.code_snippet !== null ? { code_snippet: row.code_snippet } : {}),
+  };
+}

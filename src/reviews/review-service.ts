@@ -1,0 +1,214 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { ensureGitHubOrganization } from '../auth/accounts.js';
+import type { Principal } from '../auth/principal.js';
+import type { Database, ReviewOptions, ReviewRow } from '../db/schema.js';
+import type { PullRequestMetadata } from '../github/pull-requests.js';
+import { enqueueJob } from '../jobs/enqueue-job.js';
+import { assertReviewQuota } from '../limits/review-quota.js';
+import type { Clock } from '../shared/clock.js';
+import { unprocessable } from '../shared/errors.js';
+import { newId } from '../shared/ids.js';
+import { type PullRequestRef, parsePullRequestUrl } from './pull-request-url.js';
+import { findVisibleReview } from './review-access.js';
+import { type ReviewEventType, recordEvents, reviewEventData } from './review-events.js';
+import { nextStatus, type ReviewAction } from './review-state.js';
+
+export const REVIEW_QUEUE = 'review.process';
+/** A review still in progress this long after it started is failed by the deadline sweep. */
+export const REVIEW_DEADLINE_MS = 10 * 60 * 1000;
+
+export interface CreateReviewInput {
+  pull_request_url: string;
+  auto_review?: boolean | undefined;
+  inline_comments?: boolean | undefined;
+  check_security?: boolean | undefined;
+  check_performance?: boolean | undefined;
+  team_id?: string | undefined;
+}
+
+export interface ReviewServiceDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  publicUrl: string;
+  githubServerUrl: string;
+  /** Reads the pull request as the principal (live mode only); 404 when missing or unreadable. */
+  readPullRequest(principal: Principal, ref: PullRequestRef): Promise<PullRequestMetadata>;
+}
+
+/** Test mode never calls GitHub: the metadata follows from the URL alone. */
+function testMetadata(ref: PullRequestRef): PullRequestMetadata {
+  return {
+    title: `Test pull request #${ref.number}`,
+    branch: `redline-test-${ref.number}`,
+    author: 'redline-test',
+    headSha: '0'.repeat(40),
+    repositoryId: `test:${ref.owner}/${ref.repo}`,
+    owner: { id: 0, login: ref.owner, kind: 'organization' },
+  };
+}
+
+/** Test reviews belong to a local organization of the owner's login (never a GitHub one). */
+async function ensureTestOrganization(trx: Transaction<Database>, login: string, now: Date): Promise<string> {
+  const existing = await trx
+    .selectFrom('organizations')
+    .select('id')
+    .where('scm_id', 'is', null)
+    .where((eb) => eb(eb.fn('lower', ['login']), '=', login.toLowerCase()))
+    .executeTakeFirst();
+  if (existing) return existing.id;
+  const row = await trx
+    .insertInto('organizations')
+    .values({ id: newId('org'), login, name: login, kind: 'organization', created_at: now, updated_at: now })
+    .onConflict((oc) => oc.expression(sql`lower(login)`).where('scm_id', 'is', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id ?? ensureTestOrganization(trx, login, now);
+}
+
+function startedEvents(
+  review: ReviewRow,
+  publicUrl: string,
+): { type: ReviewEventType; data: Record<string, unknown> }[] {
+  const data = reviewEventData(review, publicUrl);
+  return [
+    { type: 'review.started', data },
+    { type: 'review.in_progress', data },
+  ];
+}
+
+/**
+ * The review lifecycle. Every transition is one transaction holding the review row, its outbox
+ * events and, when processing should run, its job: they exist together or not at all.
+ */
+export class ReviewService {
+  constructor(private readonly deps: ReviewServiceDeps) {}
+
+  async create(
+    principal: Principal,
+    input: CreateReviewInput,
+    onCreated?: (trx: Transaction<Database>, review: ReviewRow) => Promise<void>,
+  ): Promise<ReviewRow> {
+    const ref = parsePullRequestUrl(input.pull_request_url, this.deps.githubServerUrl);
+    const metadata = principal.mode === 'test' ? testMetadata(ref) : await this.deps.readPullRequest(principal, ref);
+    const options: ReviewOptions = {
+      auto_review: input.auto_review ?? true,
+      inline_comments: input.inline_comments ?? true,
+      check_security: input.check_security ?? true,
+      check_performance: input.check_performance ?? true,
+    };
+    return this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      const organizationId =
+        principal.mode === 'test'
+          ? await ensureTestOrganization(trx, ref.owner, now)
+          : await ensureGitHubOrganization(trx, metadata.owner, metadata.owner.kind, now);
+      if (input.team_id !== undefined) {
+        const team = await trx
+          .selectFrom('teams')
+          .select('id')
+          .where('id', '=', input.team_id)
+          .where('organization_id', '=', organizationId)
+          .executeTakeFirst();
+        if (team === undefined) throw unprocessable('team_id', "is not a team of the pull request's organization");
+      }
+      // Test reviews are free (decisions §2): the quota ignores them.
+      await assertReviewQuota(trx, { organizationId, mode: principal.mode, now });
+      const start = options.auto_review;
+      const review = await trx
+        .insertInto('reviews')
+        .values({
+          id: newId('rev'),
+          user_id: principal.userId,
+          organization_id: organizationId,
+          team_id: input.team_id ?? null,
+          mode: principal.mode,
+          status: start ? 'in_progress' : 'pending',
+          pr_url: ref.url,
+          pr_number: ref.number,
+          pr_title: metadata.title,
+          repository: `${ref.owner}/${ref.repo}`,
+          repository_id: metadata.repositoryId,
+          branch: metadata.branch,
+          author: metadata.author,
+          head_sha: metadata.headSha,
+          options: JSON.stringify(options),
+          attempt: start ? 1 : 0,
+          created_at: now,
+          updated_at: now,
+          started_at: start ? now : null,
+          deadline_at: start ? new Date(now.getTime() + REVIEW_DEADLINE_MS) : null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const events: { type: ReviewEventType; data: Record<string, unknown> }[] = [
+        { type: 'review.created', data: reviewEventData(review, this.deps.publicUrl) },
+      ];
+      if (start) {
+        events.push(...startedEvents(review, this.deps.publicUrl));
+        await this.enqueue(trx, review, now);
+      }
+      await recordEvents(trx, review, events, now);
+      await onCreated?.(trx, review);
+      return review;
+    });
+  }
+
+  start(principal: Principal, id: string): Promise<ReviewRow> {
+    return this.act(principal, id, 'start');
+  }
+
+  cancel(principal: Principal, id: string): Promise<ReviewRow> {
+    return this.act(principal, id, 'cancel');
+  }
+
+  retry(principal: Principal, id: string): Promise<ReviewRow> {
+    return this.act(principal, id, 'retry');
+  }
+
+  private async act(principal: Principal, id: string, action: ReviewAction): Promise<ReviewRow> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      const current = await findVisibleReview(trx, principal, id, { forUpdate: true });
+      const status = nextStatus(current.status, action);
+      const starting = status === 'in_progress';
+      const review = await trx
+        .updateTable('reviews')
+        .set({
+          status,
+          updated_at: now,
+          ...(starting
+            ? {
+                attempt: current.attempt + 1,
+                started_at: now,
+                deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
+                error_code: null,
+                error_message: null,
+              }
+            : {}),
+        })
+        .where('id', '=', current.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (starting) {
+        await this.enqueue(trx, review, now);
+        await recordEvents(trx, review, startedEvents(review, this.deps.publicUrl), now);
+      } else {
+        await recordEvents(
+          trx,
+          review,
+          [{ type: 'review.cancelled', data: reviewEventData(review, this.deps.publicUrl) }],
+          now,
+        );
+      }
+      return review;
+    });
+  }
+
+  private async enqueue(trx: Transaction<Database>, review: ReviewRow, now: Date): Promise<void> {
+    await enqueueJob(
+      trx,
+      { queue: REVIEW_QUEUE, payload: { review_id: review.id, attempt: review.attempt }, maxAttempts: 3 },
+      now,
+    );
+  }
+}
