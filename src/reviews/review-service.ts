@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { ensureGitHubOrganization } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
 import type { Database, ReviewOptions, ReviewRow } from '../db/schema.js';
@@ -6,7 +6,7 @@ import type { PullRequestMetadata } from '../github/pull-requests.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
 import { assertReviewQuota } from '../limits/review-quota.js';
 import type { Clock } from '../shared/clock.js';
-import { unprocessable } from '../shared/errors.js';
+import { AppError, unprocessable } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { type PullRequestRef, parsePullRequestUrl } from './pull-request-url.js';
 import { findVisibleReview } from './review-access.js';
@@ -47,22 +47,22 @@ function testMetadata(ref: PullRequestRef): PullRequestMetadata {
   };
 }
 
-/** Test reviews belong to a local organization of the owner's login (never a GitHub one). */
-async function ensureTestOrganization(trx: Transaction<Database>, login: string, now: Date): Promise<string> {
-  const existing = await trx
-    .selectFrom('organizations')
-    .select('id')
-    .where('scm_id', 'is', null)
-    .where((eb) => eb(eb.fn('lower', ['login']), '=', login.toLowerCase()))
-    .executeTakeFirst();
-  if (existing) return existing.id;
+/**
+ * Test reviews belong to the creator's personal organization: test mode never asks GitHub who
+ * owns the repository, and an organization found by login alone could be someone else's.
+ */
+async function personalOrganization(trx: Transaction<Database>, userId: string): Promise<string> {
   const row = await trx
-    .insertInto('organizations')
-    .values({ id: newId('org'), login, name: login, kind: 'organization', created_at: now, updated_at: now })
-    .onConflict((oc) => oc.expression(sql`lower(login)`).where('scm_id', 'is', null).doNothing())
-    .returning('id')
+    .selectFrom('organizations as o')
+    .innerJoin('memberships as m', 'm.organization_id', 'o.id')
+    .select('o.id')
+    .where('m.user_id', '=', userId)
+    .where('m.role', '=', 'admin')
+    .where('o.kind', '=', 'user')
+    .orderBy('o.created_at')
     .executeTakeFirst();
-  return row?.id ?? ensureTestOrganization(trx, login, now);
+  if (row === undefined) throw new AppError('internal_error', 500, `User ${userId} has no personal organization`);
+  return row.id;
 }
 
 function startedEvents(
@@ -100,7 +100,7 @@ export class ReviewService {
       const now = this.deps.clock.now();
       const organizationId =
         principal.mode === 'test'
-          ? await ensureTestOrganization(trx, ref.owner, now)
+          ? await personalOrganization(trx, principal.userId)
           : await ensureGitHubOrganization(trx, metadata.owner, metadata.owner.kind, now);
       if (input.team_id !== undefined) {
         const team = await trx

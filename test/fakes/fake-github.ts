@@ -17,6 +17,13 @@ import type { AddressInfo } from 'node:net';
  * One server holds both hosts: the web host (`serverUrl`: /login/oauth/...) at the root, and the
  * REST API under `apiBasePath`: '/api' stands for https://api.github.com (github.com form, the API
  * at the root of its own host), '/api/v3' is the GitHub Enterprise Server form.
+ *
+ * Repositories and pull requests (`addRepo`, `addPullRequest`) are served on
+ * GET /repos/:owner/:repo/pulls/:number and GET /repos/:owner/:repo/pulls/:number/files (paginated
+ * like GitHub: per_page/page and a Link header). Public repositories answer anyone, anonymous
+ * callers included; a private one answers only the tokens of its owner (a user-owned repository)
+ * and of the users named as its readers, and 404 to everyone else, as GitHub does. A token that
+ * is sent but unknown answers 401, as GitHub does even for public data.
  */
 
 export interface FakeEmail {
@@ -49,7 +56,42 @@ export interface FakeUser {
   memberships: FakeMembership[];
 }
 
-export type FakeEndpoint = 'access_token' | 'user' | 'emails' | 'memberships';
+export type FakeEndpoint = 'access_token' | 'user' | 'emails' | 'memberships' | 'pull' | 'pull_files';
+
+/** One entry of GET /repos/:owner/:repo/pulls/:number/files. */
+export interface FakePullFile {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  additions: number;
+  deletions: number;
+  /** Left out of the answer when undefined (GitHub omits it for binary and very large diffs). */
+  patch?: string;
+  /** Only for renamed (and copied) files. */
+  previous_filename?: string;
+}
+
+/** Mutable on purpose: a test adds files or retitles a pull request between calls. */
+export interface FakePullRequest {
+  number: number;
+  title: string;
+  state: 'open' | 'closed';
+  head: { ref: string; sha: string };
+  base: { ref: string; sha: string };
+  /** The pull request's author (`user` in GitHub's answer). */
+  user: { id: number; login: string };
+  files: FakePullFile[];
+}
+
+/** Mutable on purpose: a test makes a repository private, or grants or takes back read access. */
+export interface FakeRepo {
+  id: number;
+  name: string;
+  owner: { id: number; login: string; type: 'User' | 'Organization' };
+  private: boolean;
+  /** GitHub user ids that may read the repository when it is private (its owner always may). */
+  readers: Set<number>;
+  pulls: Map<number, FakePullRequest>;
+}
 
 /** An injected failure: an HTTP answer of the fake's choosing, or a connection dropped without one. */
 export type FakeFailure =
@@ -88,6 +130,12 @@ interface IssuedCode {
 const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
 let nextAccountId = 4_100_000;
+let nextRepoId = 7_300_000;
+
+const API_REPO_PULL = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)(\/files)?$/;
+
+/** A deterministic 40-hex commit sha from any text. */
+const shaOf = (text: string) => createHash('sha1').update(text).digest('hex');
 
 /** Generated per run: nothing here is a literal that looks like a credential. */
 const randomToken = (prefix: string) => prefix + randomBytes(27).toString('base64url').replace(/[-_]/g, 'x');
@@ -107,6 +155,8 @@ export class FakeGitHub {
   readonly #users = new Map<number, FakeUser>();
   readonly #codes = new Map<string, IssuedCode>();
   readonly #failures = new Map<FakeEndpoint, FakeFailure>();
+  /** By lower-cased `owner/name`: GitHub's names are case-insensitive. */
+  readonly #repos = new Map<string, FakeRepo>();
 
   private constructor(server: Server, options: FakeGitHubOptions) {
     this.#server = server;
@@ -163,6 +213,51 @@ export class FakeGitHub {
   }
 
   /**
+   * A repository owned by a GitHub user or organization (`FakeUser` or `FakeOrg`; a FakeUser owns a
+   * personal repository). Private ones are readable only by the owner and the `readers` given.
+   */
+  addRepo(
+    owner: FakeUser | FakeOrg,
+    name: string,
+    options: { private?: boolean; readers?: FakeUser[]; id?: number } = {},
+  ): FakeRepo {
+    const isUser = this.#users.get(owner.id) === owner;
+    const repo: FakeRepo = {
+      id: options.id ?? nextRepoId++,
+      name,
+      owner: { id: owner.id, login: owner.login, type: isUser ? 'User' : 'Organization' },
+      private: options.private ?? false,
+      readers: new Set((options.readers ?? []).map((u) => u.id)),
+      pulls: new Map(),
+    };
+    this.#repos.set(`${owner.login}/${name}`.toLowerCase(), repo);
+    return repo;
+  }
+
+  /** A pull request of `repo`; `number` defaults to the next free one, files to none. */
+  addPullRequest(repo: FakeRepo, fields: Partial<FakePullRequest> = {}): FakePullRequest {
+    const number = fields.number ?? Math.max(0, ...repo.pulls.keys()) + 1;
+    const pull: FakePullRequest = {
+      number,
+      title: `Change #${number}`,
+      state: 'open',
+      head: { ref: `feature-${number}`, sha: shaOf(`${repo.id}/${number}/head`) },
+      base: { ref: 'main', sha: shaOf(`${repo.id}/${number}/base`) },
+      user: { id: repo.owner.id, login: repo.owner.login },
+      files: [],
+      ...fields,
+    };
+    repo.pulls.set(number, pull);
+    return pull;
+  }
+
+  /** The web address of a pull request on this fake's server (what `pull_request_url` carries). */
+  pullRequestUrl(repo: FakeRepo, pull: FakePullRequest | number): string {
+    const number = typeof pull === 'number' ? pull : pull.number;
+    return `${this.serverUrl}/${repo.owner.login}/${repo.name}/pull/${number}`;
+  }
+
+  /**
    * The browser step: the user, signed in at GitHub, approves the app on the authorization URL
    * the service sent them to. Checks that URL as GitHub would, binds a fresh code to its
    * client_id, redirect_uri and code_challenge, and returns where GitHub would redirect.
@@ -213,7 +308,7 @@ export class FakeGitHub {
     return this.requests.filter((r) => r.endpoint === endpoint);
   }
 
-  /** Forgets recorded requests and failures and restores maxPerPage (users, codes and tokens stay). */
+  /** Forgets recorded requests and failures and restores maxPerPage (users, repositories, codes and tokens stay). */
   reset(): void {
     this.requests.length = 0;
     this.#failures.clear();
@@ -246,6 +341,7 @@ export class FakeGitHub {
     if (endpoint === undefined) return this.#json(res, 404, { message: 'Not Found' });
     if (this.#injectFailure(endpoint, res)) return;
     if (endpoint === 'access_token') return this.#accessToken(req, res, isForm ? new URLSearchParams(body) : null);
+    if (endpoint === 'pull' || endpoint === 'pull_files') return this.#pullRequest(req, res, url, endpoint);
 
     const user = this.#authenticated(req);
     if (user === undefined) {
@@ -278,7 +374,109 @@ export class FakeGitHub {
     if (apiPath === '/user') return 'user';
     if (apiPath === '/user/emails') return 'emails';
     if (apiPath === '/user/memberships/orgs') return 'memberships';
+    const pull = API_REPO_PULL.exec(apiPath);
+    if (pull) return pull[4] ? 'pull_files' : 'pull';
     return undefined;
+  }
+
+  /** GET /repos/:owner/:repo/pulls/:number[/files], anonymous or with a token. */
+  #pullRequest(req: IncomingMessage, res: ServerResponse, url: URL, endpoint: 'pull' | 'pull_files') {
+    const sentCredential = req.headers.authorization !== undefined;
+    const user = this.#authenticated(req);
+    if (sentCredential && user === undefined) {
+      return this.#json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
+    }
+    const notFound = () =>
+      this.#json(res, 404, {
+        message: 'Not Found',
+        documentation_url: 'https://docs.github.com/rest/pulls/pulls',
+        status: '404',
+      });
+    const [, owner = '', name = '', number = ''] =
+      API_REPO_PULL.exec(url.pathname.slice(this.apiBasePath.length)) ?? [];
+    const repo = this.#repos.get(`${decodeURIComponent(owner)}/${decodeURIComponent(name)}`.toLowerCase());
+    if (repo === undefined || !this.#canRead(repo, user)) return notFound();
+    const pull = repo.pulls.get(Number(number));
+    if (pull === undefined) return notFound();
+    if (endpoint === 'pull') return this.#json(res, 200, this.#pullJson(repo, pull));
+    const files = pull.files.map((f) => ({
+      sha: shaOf(`${repo.id}/${pull.number}/${f.filename}`),
+      filename: f.filename,
+      status: f.status,
+      additions: f.additions,
+      deletions: f.deletions,
+      changes: f.additions + f.deletions,
+      blob_url: `${this.serverUrl}/${repo.owner.login}/${repo.name}/blob/${pull.head.sha}/${f.filename}`,
+      raw_url: `${this.serverUrl}/${repo.owner.login}/${repo.name}/raw/${pull.head.sha}/${f.filename}`,
+      contents_url: `${this.apiUrl}/repos/${repo.owner.login}/${repo.name}/contents/${f.filename}?ref=${pull.head.sha}`,
+      ...(f.patch !== undefined ? { patch: f.patch } : {}),
+      ...(f.previous_filename !== undefined ? { previous_filename: f.previous_filename } : {}),
+    }));
+    return this.#page(res, url, files);
+  }
+
+  #canRead(repo: FakeRepo, user: FakeUser | undefined): boolean {
+    if (!repo.private) return true;
+    if (user === undefined) return false;
+    return (repo.owner.type === 'User' && repo.owner.id === user.id) || repo.readers.has(user.id);
+  }
+
+  #repoJson(repo: FakeRepo) {
+    const fullName = `${repo.owner.login}/${repo.name}`;
+    return {
+      id: repo.id,
+      node_id: `R_${Buffer.from(String(repo.id)).toString('base64url')}`,
+      name: repo.name,
+      full_name: fullName,
+      private: repo.private,
+      visibility: repo.private ? 'private' : 'public',
+      owner: {
+        login: repo.owner.login,
+        id: repo.owner.id,
+        type: repo.owner.type,
+        url: `${this.apiUrl}/users/${repo.owner.login}`,
+        html_url: `${this.serverUrl}/${repo.owner.login}`,
+        site_admin: false,
+      },
+      html_url: `${this.serverUrl}/${fullName}`,
+      url: `${this.apiUrl}/repos/${fullName}`,
+    };
+  }
+
+  #pullJson(repo: FakeRepo, pull: FakePullRequest) {
+    const repoJson = this.#repoJson(repo);
+    const additions = pull.files.reduce((n, f) => n + f.additions, 0);
+    const deletions = pull.files.reduce((n, f) => n + f.deletions, 0);
+    return {
+      url: `${repoJson.url}/pulls/${pull.number}`,
+      id: repo.id * 1000 + pull.number,
+      html_url: `${repoJson.html_url}/pull/${pull.number}`,
+      number: pull.number,
+      state: pull.state,
+      title: pull.title,
+      user: { login: pull.user.login, id: pull.user.id, type: 'User', site_admin: false },
+      body: null,
+      draft: false,
+      merged: false,
+      head: {
+        label: `${repo.owner.login}:${pull.head.ref}`,
+        ref: pull.head.ref,
+        sha: pull.head.sha,
+        user: repoJson.owner,
+        repo: repoJson,
+      },
+      base: {
+        label: `${repo.owner.login}:${pull.base.ref}`,
+        ref: pull.base.ref,
+        sha: pull.base.sha,
+        user: repoJson.owner,
+        repo: repoJson,
+      },
+      additions,
+      deletions,
+      changed_files: pull.files.length,
+      commits: 1,
+    };
   }
 
   #injectFailure(endpoint: FakeEndpoint, res: ServerResponse): boolean {
