@@ -40,6 +40,7 @@ export function buildWorkers(input: {
       clock,
       workerId,
       logger,
+      leaseMs: config.jobLeaseMs,
       handlers: {
         [REVIEW_QUEUE]: makeReviewProcessor({
           db,

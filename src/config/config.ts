@@ -99,6 +99,15 @@ const schema = z.object({
     blankToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ),
+  JOB_LEASE_MS: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ message: 'must be a whole number of milliseconds from 1000 to 3600000' })
+      .int('must be a whole number of milliseconds from 1000 to 3600000')
+      .min(1000, 'must be a whole number of milliseconds from 1000 to 3600000')
+      .max(3_600_000, 'must be a whole number of milliseconds from 1000 to 3600000')
+      .default(60_000),
+  ),
 });
 
 /**
@@ -163,6 +172,8 @@ export interface Config {
   webhooks: { allowPrivate: boolean; retryDelaysMs: number[] };
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   logLevel: string;
+  /** How long a worker owns a job without a heartbeat; a dead worker's job is taken over after it. */
+  jobLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -210,5 +221,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL }
         : undefined,
     logLevel: e.LOG_LEVEL,
+    jobLeaseMs: e.JOB_LEASE_MS,
   };
 }

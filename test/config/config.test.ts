@@ -46,6 +46,7 @@ describe('loadConfig defaults', () => {
       webhooks: { allowPrivate: false, retryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000] },
       llm: undefined,
       logLevel: 'info',
+      jobLeaseMs: 60_000,
     });
   });
 

@@ -96,7 +96,9 @@ export interface FakeRepo {
 /** An injected failure: an HTTP answer of the fake's choosing, or a connection dropped without one. */
 export type FakeFailure =
   | { status: number; body?: unknown; headers?: Record<string, string>; times?: number }
-  | { drop: true; times?: number };
+  | { drop: true; times?: number }
+  /** Never answers (a GitHub that hangs): the request stays open until the client gives up or the fake closes. */
+  | { hang: true; times?: number };
 
 export interface RecordedRequest {
   method: string;
@@ -490,6 +492,7 @@ export class FakeGitHub {
       res.socket?.destroy();
       return true;
     }
+    if ('hang' in failure) return true;
     const text =
       typeof failure.body === 'string' ? failure.body : JSON.stringify(failure.body ?? { message: 'Server Error' });
     res.writeHead(failure.status, {

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -25,6 +27,9 @@ declare module 'vitest' {
  * it migrates an in-memory PGlite once and dumps it, so files boot in half a second, not four.
  */
 export default async function setup(project: TestProject) {
+  // Tests that run `bin/redline.js` in a child process need the compiled build/ of these sources;
+  // compiling once here keeps test files from racing each other to write it.
+  await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {
     const prefix = `redline_t_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;

@@ -1,4 +1,4 @@
-import { it } from 'vitest';
+import { describe, it } from 'vitest';
 
 /**
  * Registers a test only in the PostgreSQL run (DATABASE_URL set): it needs several connections
@@ -7,4 +7,9 @@ import { it } from 'vitest';
  */
 export function itOnPostgres(name: string, fn: () => Promise<void>, timeout?: number): void {
   if (process.env.DATABASE_URL) it(name, fn, timeout);
+}
+
+/** A whole suite for the PostgreSQL run only (see itOnPostgres). */
+export function describeOnPostgres(name: string, fn: () => void): void {
+  if (process.env.DATABASE_URL) describe(name, fn);
 }
