@@ -88,25 +88,35 @@ export async function upsertGitHubUser(
     );
     await upsertMembership(trx, personal, user.id, 'admin');
 
-    if (input.memberships) {
-      const keep: string[] = [personal];
-      for (const m of input.memberships) {
-        const orgId = await ensureGitHubOrganization(trx, m.organization, 'organization', now);
-        await upsertMembership(trx, orgId, user.id, m.role);
-        keep.push(orgId);
-      }
-      // Memberships GitHub no longer lists are gone; local-only organizations are left alone.
-      await trx
-        .deleteFrom('memberships')
-        .where('user_id', '=', user.id)
-        .where('organization_id', 'not in', keep)
-        .where('organization_id', 'in', (eb) =>
-          eb.selectFrom('organizations').select('id').where('scm_id', 'is not', null),
-        )
-        .execute();
-    }
+    if (input.memberships) await syncMemberships(trx, user.id, personal, input.memberships, now);
     return user;
   });
+}
+
+/**
+ * Replaces the user's GitHub organization memberships with GitHub's list (the personal
+ * organization and local-only organizations are kept).
+ */
+export async function syncMemberships(
+  trx: Transaction<Database>,
+  userId: string,
+  personalOrganizationId: string,
+  memberships: GitHubMembership[],
+  now: Date,
+): Promise<void> {
+  const keep: string[] = [personalOrganizationId];
+  for (const m of memberships) {
+    const orgId = await ensureGitHubOrganization(trx, m.organization, 'organization', now);
+    await upsertMembership(trx, orgId, userId, m.role);
+    keep.push(orgId);
+  }
+  await trx
+    .deleteFrom('memberships')
+    .where('user_id', '=', userId)
+    .where('organization_id', 'not in', keep)
+    .where('organization_id', 'in', (eb) => eb.selectFrom('organizations').select('id').where('scm_id', 'is not', null))
+    .execute();
+  await trx.updateTable('users').set({ memberships_synced_at: now }).where('id', '=', userId).execute();
 }
 
 async function upsertMembership(db: Executor, organizationId: string, userId: string, role: 'admin' | 'member') {

@@ -6,6 +6,7 @@ import { findUserById } from './accounts.js';
 import { checkApiToken, hashSecret, looksLikeApiToken } from './api-token-format.js';
 import { findTokenByHash, touchApiToken } from './api-tokens.js';
 import { type JwtKeys, verifyUserJwt } from './jwt.js';
+import { requestMembershipRefresh } from './membership-refresh.js';
 import type { Principal } from './principal.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 
@@ -67,6 +68,7 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
     const user = await findUserById(deps.db, row.user_id);
     if (user === undefined) throw fail('API key is not recognised');
     await touchApiToken(deps.db, row.id, now);
+    await requestMembershipRefresh(deps.db, user, now);
     return {
       userId: user.id,
       username: user.username,
@@ -85,6 +87,7 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
   if (userId === undefined) throw refused();
   const user = await findUserById(deps.db, userId);
   if (user === undefined) throw refused();
+  await requestMembershipRefresh(deps.db, user, now);
   return {
     userId: user.id,
     username: user.username,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../auth/membership-refresh.js';
 import type { Config } from '../config/config.js';
 import type { DatabaseHandle } from '../db/database.js';
 import type { AppSecrets } from '../http/build-app.js';
@@ -26,16 +27,13 @@ export function buildWorkers(input: {
   const { config, logger } = input;
   const db = input.database.db;
   const clock = systemClock;
-  const github = makeGitHubReader({
-    db,
-    box: new SecretBox(input.secrets.encryptionKey),
-    apiUrl: config.github.apiUrl,
-    fetch: input.fetch ?? globalThis.fetch,
-  });
+  const box = new SecretBox(input.secrets.encryptionKey);
+  const fetchImpl = input.fetch ?? globalThis.fetch;
+  const github = makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   return [
     new JobWorker({
-      name: 'reviews',
+      name: 'jobs',
       db,
       clock,
       workerId,
@@ -47,6 +45,13 @@ export function buildWorkers(input: {
           clock,
           publicUrl: config.publicUrl,
           readChangedFiles: github.readChangedFiles,
+        }),
+        [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
+          db,
+          clock,
+          box,
+          apiUrl: config.github.apiUrl,
+          fetch: fetchImpl,
         }),
       },
     }),

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { createLocalUser } from '../../src/auth/accounts.js';
 import { createApiToken } from '../../src/auth/api-tokens.js';
 import { jwtKeys, signUserJwt } from '../../src/auth/jwt.js';
+import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../../src/auth/membership-refresh.js';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import type { Mode, UserRow } from '../../src/db/schema.js';
@@ -23,7 +24,7 @@ export interface TestApp {
   clock: TestClock;
   /** A local user and a JWT for them. */
   createUser(username?: string): Promise<{ user: UserRow; jwt: string }>;
-  /** Runs every due background job (review processing) to the end, as a worker process would. */
+  /** Runs every due background job (reviews, membership refreshes) to the end, as a worker process would. */
   runJobs(): Promise<number>;
   createToken(userId: string, options?: { scopes?: Scope[]; mode?: Mode; expiresInSeconds?: number }): Promise<string>;
   close(): Promise<void>;
@@ -58,12 +59,9 @@ export async function createTestApp(
       return { user, jwt: await signUserJwt(keys, user.id, clock.now()) };
     },
     async runJobs() {
-      const github = makeGitHubReader({
-        db: database.db,
-        box: new SecretBox(secrets.encryptionKey),
-        apiUrl: config.github.apiUrl,
-        fetch: options.fetch ?? globalThis.fetch,
-      });
+      const box = new SecretBox(secrets.encryptionKey);
+      const fetchImpl = options.fetch ?? globalThis.fetch;
+      const github = makeGitHubReader({ db: database.db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl });
       const worker = new JobWorker({
         db: database.db,
         clock,
@@ -74,6 +72,13 @@ export async function createTestApp(
             clock,
             publicUrl: config.publicUrl,
             readChangedFiles: github.readChangedFiles,
+          }),
+          [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
+            db: database.db,
+            clock,
+            box,
+            apiUrl: config.github.apiUrl,
+            fetch: fetchImpl,
           }),
         },
         backoff: () => 0,
