@@ -7,6 +7,11 @@ export interface ChangedFile {
   /** Unified diff of the file; absent for binary or very large files. */
   patch?: string | undefined;
   previousPath?: string | undefined;
+  /**
+   * The whole file at the head commit, when the reader could fetch it: rules then see full
+   * context. Without it the engine parses the hunks' new side alone.
+   */
+  content?: string | undefined;
 }
 
 export interface ChangeSet {

@@ -1,11 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Database, ReviewRow } from '../db/schema.js';
+import { languageOf } from '../engine/languages.js';
 import type { ChangedFile } from '../engine/types.js';
+import { readFileContents } from '../github/file-contents.js';
 import { createOctokit } from '../github/octokit.js';
 import { listPullRequestFiles, type PullRequestMetadata, readPullRequest } from '../github/pull-requests.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { PullRequestRef } from './pull-request-url.js';
+
+/** At most this many whole files are fetched per review; the rest are read from their hunks. */
+export const MAX_CONTENT_FILES = 300;
 
 export interface GitHubReaderDeps {
   db: Kysely<Database>;
@@ -35,7 +40,16 @@ export function makeGitHubReader(deps: GitHubReaderDeps) {
     },
     async readChangedFiles(review: ReviewRow): Promise<ChangedFile[]> {
       const [owner, repo] = review.repository.split('/') as [string, string];
-      return listPullRequestFiles(await octokitFor(review.user_id), { owner, repo, number: review.pr_number });
+      const octokit = await octokitFor(review.user_id);
+      const files = await listPullRequestFiles(octokit, { owner, repo, number: review.pr_number });
+      if (review.head_sha === null) return files;
+      // Whole files give the rules their context; only for code the engine reads, and not without end.
+      const wanted = files
+        .filter((f) => f.status !== 'removed' && f.patch !== undefined && languageOf(f.path) !== undefined)
+        .slice(0, MAX_CONTENT_FILES)
+        .map((f) => f.path);
+      const contents = await readFileContents(octokit, { owner, repo }, review.head_sha, wanted);
+      return files.map((f) => (contents.has(f.path) ? { ...f, content: contents.get(f.path) } : f));
     },
   };
 }

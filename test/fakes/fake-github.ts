@@ -56,7 +56,7 @@ export interface FakeUser {
   memberships: FakeMembership[];
 }
 
-export type FakeEndpoint = 'access_token' | 'user' | 'emails' | 'memberships' | 'pull' | 'pull_files';
+export type FakeEndpoint = 'access_token' | 'user' | 'emails' | 'memberships' | 'pull' | 'pull_files' | 'contents';
 
 /** One entry of GET /repos/:owner/:repo/pulls/:number/files. */
 export interface FakePullFile {
@@ -68,6 +68,8 @@ export interface FakePullFile {
   patch?: string;
   /** Only for renamed (and copied) files. */
   previous_filename?: string;
+  /** The file's text at the head commit, served by GET /repos/:owner/:repo/contents/:path?ref=<head sha>. */
+  content?: string;
 }
 
 /** Mutable on purpose: a test adds files or retitles a pull request between calls. */
@@ -134,6 +136,7 @@ const CODE_LIFETIME_MS = 10 * 60 * 1000;
 let nextAccountId = 4_100_000;
 let nextRepoId = 7_300_000;
 
+const API_REPO_CONTENTS = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
 const API_REPO_PULL = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)(\/files)?$/;
 
 /** A deterministic 40-hex commit sha from any text. */
@@ -344,6 +347,7 @@ export class FakeGitHub {
     if (this.#injectFailure(endpoint, res)) return;
     if (endpoint === 'access_token') return this.#accessToken(req, res, isForm ? new URLSearchParams(body) : null);
     if (endpoint === 'pull' || endpoint === 'pull_files') return this.#pullRequest(req, res, url, endpoint);
+    if (endpoint === 'contents') return this.#contents(req, res, url);
 
     const user = this.#authenticated(req);
     if (user === undefined) {
@@ -378,7 +382,28 @@ export class FakeGitHub {
     if (apiPath === '/user/memberships/orgs') return 'memberships';
     const pull = API_REPO_PULL.exec(apiPath);
     if (pull) return pull[4] ? 'pull_files' : 'pull';
+    if (API_REPO_CONTENTS.test(apiPath)) return 'contents';
     return undefined;
+  }
+
+  /** GET /repos/:owner/:repo/contents/:path?ref=: the raw text of a pull request's file at its head. */
+  #contents(req: IncomingMessage, res: ServerResponse, url: URL) {
+    const user = this.#authenticated(req);
+    const [, owner = '', name = '', filePath = ''] =
+      API_REPO_CONTENTS.exec(url.pathname.slice(this.apiBasePath.length)) ?? [];
+    const repo = this.#repos.get(`${decodeURIComponent(owner)}/${decodeURIComponent(name)}`.toLowerCase());
+    const ref = url.searchParams.get('ref');
+    const wanted = decodeURIComponent(filePath);
+    const file =
+      repo !== undefined && this.#canRead(repo, user)
+        ? [...repo.pulls.values()]
+            .filter((p) => p.head.sha === ref)
+            .flatMap((p) => p.files)
+            .find((f) => f.filename === wanted && f.content !== undefined)
+        : undefined;
+    if (file?.content === undefined) return this.#json(res, 404, { message: 'Not Found', status: '404' });
+    res.writeHead(200, { 'content-type': 'application/vnd.github.raw; charset=utf-8' });
+    res.end(file.content);
   }
 
   /** GET /repos/:owner/:repo/pulls/:number[/files], anonymous or with a token. */

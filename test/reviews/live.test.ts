@@ -612,7 +612,7 @@ describe('GitHub Enterprise Server form (GITHUB_SERVER_URL http://host:port, GIT
     });
     const repoPath = '/api/v3/repos/enterprise-org/internal-tool/pulls/7';
     expect(
-      ghes.requests.filter((r) => r.path.includes('/repos/')).map((r) => `${r.path} ${r.query.page ?? ''}`),
+      ghes.requests.filter((r) => r.path.includes('/pulls/')).map((r) => `${r.path} ${r.query.page ?? ''}`),
     ).toEqual([`${repoPath} `, `${repoPath}/files `, `${repoPath}/files 2`]);
     // Nothing went to the github.com-form fake.
     expect(github.requests).toEqual([]);
