@@ -3,6 +3,7 @@ import { setPlan } from '../auth/accounts.js';
 import { ConfigError } from '../config/config.js';
 import { migrateToLatest } from '../db/migrate.js';
 import type { Plan } from '../db/schema.js';
+import { parseReviewArgs, reviewCommand } from './review.js';
 import { openRuntime } from './runtime.js';
 import { parseRole, serve } from './serve.js';
 import { checkTokenOptions, tokenCreate } from './token-create.js';
@@ -15,6 +16,11 @@ export const USAGE = `Usage: redline <command>
   token create --user <usr_…|name> --scopes a,b [--test] [--expires-in S] [--name N]
                                      print a new API token once (a new name makes a local user)
   plan set <usr_…|org_…> <free|pro|enterprise>
+  review [--base REF] [--format text|json|sarif] [--fail-on LEVEL] [-C DIR]
+                                     review the local git change (since the merge base with the
+                                     default branch, uncommitted and untracked files included),
+                                     offline; exit 1 if a comment is at or above LEVEL
+                                     (critical|important|warning|info|never; default critical)
 
 Configuration comes from environment variables; see README.md.`;
 
@@ -122,6 +128,8 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
       }
       return 0;
     }
+    case 'review':
+      return reviewCommand(parseReviewArgs(rest), io);
     case undefined:
     case 'help':
     case '--help':
