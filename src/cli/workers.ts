@@ -16,6 +16,9 @@ import { REVIEW_QUEUE } from '../reviews/review-service.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
 
+/** How long the optional language model may take before the rules' result stands alone. */
+export const LLM_TIMEOUT_MS = 60_000;
+
 /** The background work of a `worker` (or `all`) process: review processing and housekeeping. */
 export function buildWorkers(input: {
   config: Config;
@@ -45,6 +48,8 @@ export function buildWorkers(input: {
           clock,
           publicUrl: config.publicUrl,
           readChangedFiles: github.readChangedFiles,
+          llm: config.llm ? { ...config.llm, timeoutMs: LLM_TIMEOUT_MS, fetch: fetchImpl } : undefined,
+          logger,
         }),
         [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
           db,

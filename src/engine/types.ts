@@ -54,6 +54,8 @@ export interface EngineResult {
   findings: Finding[];
   analysis: EngineAnalysis;
   summary: string;
+  /** Files not reviewed and why (lock, generated, vendored, minified, binary, too large). */
+  skipped: { path: string; reason: string }[];
 }
 
 export const SEVERITIES: readonly Severity[] = ['critical', 'important', 'warning', 'info'];

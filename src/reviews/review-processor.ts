@@ -6,6 +6,7 @@ import type { ChangedFile, Finding } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
+import { assistWithLlm, type LlmSettings } from './llm-assist.js';
 import { eventSummary, type ReviewEventType, recordEvents, reviewEventData } from './review-events.js';
 import { testModeOutcome } from './test-mode-outcome.js';
 
@@ -13,6 +14,9 @@ export interface ReviewProcessorDeps {
   db: Kysely<Database>;
   clock: Clock;
   publicUrl: string;
+  /** The optional language model (LLM_*); without it the rule engine works alone. */
+  llm?: LlmSettings | undefined;
+  logger?: { warn(obj: object, msg: string): void } | undefined;
   /** Live mode: the pull request's changed files, read as the review's creator. */
   readChangedFiles(review: ReviewRow): Promise<ChangedFile[]>;
 }
@@ -57,11 +61,18 @@ export function makeReviewProcessor(deps: ReviewProcessorDeps) {
           { files },
           { checkSecurity: review.options.check_security, checkPerformance: review.options.check_performance },
         );
+        const assisted = deps.llm ? await assistWithLlm(deps.llm, files, engine) : undefined;
+        if (assisted?.warning)
+          deps.logger?.warn({ review_id: review.id, warning: assisted.warning }, 'language model skipped');
         result = {
           files,
-          findings: engine.findings,
-          summary: engine.summary,
-          analysis: { ...engine.analysis, processing_time_ms: Date.now() - started },
+          findings: assisted?.findings ?? engine.findings,
+          summary: assisted?.summary ?? engine.summary,
+          analysis: {
+            ...engine.analysis,
+            tokens_used: assisted?.tokensUsed ?? 0,
+            processing_time_ms: Date.now() - started,
+          },
         };
       } catch (error) {
         if (isTransient(error) && job.attempts < job.max_attempts) throw error;

@@ -342,6 +342,7 @@ describe('redline review (main)', () => {
       findings,
       summary: 'synthetic',
       analysis: { files_analyzed: 1, lines_analyzed: 1, complexity_avg: 0, test_coverage: 0, tokens_used: 0 },
+      skipped: [],
     });
     const run = async (args: string[], findings: Finding[]) => {
       const io = captureIo();

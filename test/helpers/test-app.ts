@@ -72,6 +72,7 @@ export async function createTestApp(
             clock,
             publicUrl: config.publicUrl,
             readChangedFiles: github.readChangedFiles,
+            llm: config.llm ? { ...config.llm, timeoutMs: 2000, fetch: fetchImpl } : undefined,
           }),
           [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
             db: database.db,

@@ -1,0 +1,48 @@
+import { type Rule, ruleSchema } from './rule-schema.js';
+
+/** A pack that does not validate: every problem at once, each naming the rule and the field. */
+export class RulePackError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid rule pack:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'RulePackError';
+  }
+}
+
+function ruleName(raw: unknown, index: number): string {
+  const id = typeof raw === 'object' && raw !== null ? (raw as { id?: unknown }).id : undefined;
+  return typeof id === 'string' && id !== '' ? id : `#${index} (no id)`;
+}
+
+/**
+ * Validates rule packs (arrays of rules) and flattens them: a malformed or duplicated rule fails
+ * at start, with the rule's id and the field, never in the middle of a review.
+ */
+export function loadRules(packs: unknown[]): Rule[] {
+  const problems: string[] = [];
+  const rules: Rule[] = [];
+  const seen = new Set<string>();
+  let index = 0;
+  for (const pack of packs) {
+    const entries = Array.isArray(pack) ? pack : [pack];
+    for (const raw of entries) {
+      const name = ruleName(raw, index);
+      index += 1;
+      const parsed = ruleSchema.safeParse(raw);
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) {
+          const field = issue.path.length > 0 ? issue.path.join('.') : '(rule)';
+          problems.push(`${name}: ${field}: ${issue.message}`);
+        }
+        continue;
+      }
+      if (seen.has(parsed.data.id)) {
+        problems.push(`${name}: id: duplicate rule id`);
+        continue;
+      }
+      seen.add(parsed.data.id);
+      rules.push(parsed.data);
+    }
+  }
+  if (problems.length > 0) throw new RulePackError(problems);
+  return rules;
+}

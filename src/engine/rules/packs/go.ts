@@ -1,0 +1,520 @@
+import type { Rule } from '../rule-schema.js';
+
+/**
+ * Go rules. Go patterns are fragile outside a function body (a bare `pkg.F($$$)` may not parse as
+ * a call), so these rules are written with node kinds, fields and anchored regexes on the
+ * callee's text. Data flow is followed only inside one function: a request value assigned with
+ * `:=` or `=` to a variable that reaches the sink.
+ */
+
+/** An example wrapped in an HTTP handler, as it appears in a diff. */
+const handler = (body: string): string =>
+  `func handler(w http.ResponseWriter, r *http.Request) {\n\t${body.replace(/\n/g, '\n\t')}\n}`;
+const fn = (body: string): string => `func run() error {\n\t${body.replace(/\n/g, '\n\t')}\n}`;
+
+const stringLiteral = { any: [{ kind: 'interpreted_string_literal' }, { kind: 'raw_string_literal' }] };
+
+/** A call whose callee text matches `regex`. */
+const callTo = (regex: string): Record<string, unknown> => ({
+  kind: 'call_expression',
+  has: { field: 'function', regex },
+});
+
+/** net/http, gin and echo request values. */
+const REQUEST_CALL =
+  '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|PostForm|DefaultQuery|QueryParam|FormValue)\\(|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
+const requestValue = { any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }] };
+const containsRequest = {
+  has: { stopBy: 'end', any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }] },
+};
+const builtFromRequest = {
+  any: [
+    requestValue,
+    { kind: 'binary_expression', ...containsRequest },
+    {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', regex: '^(fmt\\.Sprintf|filepath\\.Join|path\\.Join|strings\\.Join)$' } },
+        containsRequest,
+      ],
+    },
+  ],
+};
+
+/** A request value, something built from one, or a variable assigned from one in the same function. */
+const fromRequest = {
+  any: [
+    builtFromRequest,
+    {
+      kind: 'identifier',
+      pattern: '$TAINTED',
+      inside: {
+        stopBy: 'end',
+        any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+        has: {
+          stopBy: 'end',
+          any: [{ kind: 'short_var_declaration' }, { kind: 'assignment_statement' }, { kind: 'var_spec' }],
+          all: [
+            {
+              any: ['left', 'name'].map((field) => ({
+                has: { field, any: [{ pattern: '$TAINTED' }, { has: { pattern: '$TAINTED' } }] },
+              })),
+            },
+            {
+              any: ['right', 'value'].map((field) => ({
+                has: { field, any: [builtFromRequest, { has: builtFromRequest }] },
+              })),
+            },
+          ],
+        },
+      },
+    },
+  ],
+};
+
+/** The argument at `position` (1-based) matches `rule`. */
+const argument = (position: number, rule: Record<string, unknown>): Record<string, unknown> => ({
+  has: { field: 'arguments', has: { nthChild: position, ...rule } },
+});
+
+/** A string built from data: fmt.Sprintf with a %s/%v verb, or + with a literal and a value. */
+const formattedQuery = {
+  any: [
+    {
+      kind: 'call_expression',
+      all: [{ has: { field: 'function', regex: '^fmt\\.Sprintf$' } }, argument(1, { regex: '%[-+# 0-9.]*[svq]' })],
+    },
+    {
+      kind: 'binary_expression',
+      all: [
+        { has: { field: 'operator', regex: '^\\+$' } },
+        { has: { stopBy: 'end', ...stringLiteral } },
+        {
+          has: {
+            stopBy: 'end',
+            any: [{ kind: 'identifier' }, { kind: 'call_expression' }, { kind: 'selector_expression' }],
+          },
+        },
+      ],
+    },
+  ],
+};
+
+const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|api_key|sessionid|csrf)$';
+
+export const goRules: Rule[] = [
+  {
+    id: 'go.sql-injection',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'SQL query built with fmt.Sprintf or string concatenation: a value containing a quote changes the query (SQL injection). Use placeholders and pass the values: db.Query("... WHERE id = $1", id).',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        {
+          all: [
+            {
+              has: {
+                field: 'function',
+                kind: 'selector_expression',
+                has: {
+                  field: 'field',
+                  regex: '^(Query|QueryRow|Exec|Prepare|Raw|Queryx|QueryRowx|MustExec|Select|Get)$',
+                },
+              },
+            },
+            {
+              any: [
+                {
+                  all: [
+                    {
+                      has: {
+                        field: 'function',
+                        has: { field: 'field', regex: '^(Query|QueryRow|Exec|Prepare|Raw|Queryx|QueryRowx|MustExec)$' },
+                      },
+                    },
+                    argument(1, formattedQuery),
+                  ],
+                },
+                {
+                  all: [
+                    { has: { field: 'function', has: { field: 'field', regex: '^(Select|Get)$' } } },
+                    argument(2, formattedQuery),
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+        {
+          all: [
+            {
+              has: {
+                field: 'function',
+                kind: 'selector_expression',
+                has: { field: 'field', regex: '^(Query|QueryRow|Exec|Prepare)Context$|^(Queryx|QueryRowx)Context$' },
+              },
+            },
+            argument(2, formattedQuery),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        fn('rows, err := db.Query(fmt.Sprintf("SELECT * FROM users WHERE name = \'%s\'", name))\n_ = rows\nreturn err'),
+        fn('_, err := db.Exec("DELETE FROM items WHERE id = " + id)\nreturn err'),
+        fn('row := db.QueryRowContext(ctx, "SELECT * FROM t WHERE a = \'"+a+"\'")\nreturn row.Err()'),
+      ],
+      valid: [
+        fn('rows, err := db.Query("SELECT * FROM users WHERE name = $1", name)\n_ = rows\nreturn err'),
+        fn('rows, err := db.Query(fmt.Sprintf("SELECT * FROM t LIMIT %d", limit))\n_ = rows\nreturn err'),
+        fn('_, err := db.Exec("DELETE FROM items " + "WHERE archived")\nreturn err'),
+      ],
+    },
+  },
+  {
+    id: 'go.command-injection',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A shell runs a command string built at run time ("sh -c" with a non-literal): shell metacharacters in the value run extra commands (command injection). Run the program directly with separate arguments: exec.Command("convert", src, dst).',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        {
+          all: [
+            { has: { field: 'function', regex: '^exec\\.Command$' } },
+            argument(1, {
+              regex: '^["`](/bin/|/usr/bin/)?(sh|bash|zsh|ksh|dash)["`]$|^["`](cmd|cmd\\.exe|powershell|pwsh)["`]$',
+            }),
+            argument(2, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
+            argument(3, { not: stringLiteral }),
+          ],
+        },
+        {
+          all: [
+            { has: { field: 'function', regex: '^exec\\.CommandContext$' } },
+            argument(2, {
+              regex: '^["`](/bin/|/usr/bin/)?(sh|bash|zsh|ksh|dash)["`]$|^["`](cmd|cmd\\.exe|powershell|pwsh)["`]$',
+            }),
+            argument(3, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
+            argument(4, { not: stringLiteral }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        fn('out, err := exec.Command("sh", "-c", "tar xzf "+archive).Output()\n_ = out\nreturn err'),
+        fn('cmd := exec.CommandContext(ctx, "/bin/bash", "-c", script)\nreturn cmd.Run()'),
+      ],
+      valid: [
+        fn('out, err := exec.Command("tar", "xzf", archive).Output()\n_ = out\nreturn err'),
+        fn('return exec.Command("sh", "-c", "make clean").Run()'),
+      ],
+    },
+  },
+  {
+    id: 'go.tls-insecure-skip-verify',
+    languages: ['go'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'InsecureSkipVerify: true turns off TLS certificate checking: anyone on the network path can read and alter the traffic. Keep verification on; add a private CA to RootCAs instead.',
+    rule: {
+      any: [
+        { kind: 'keyed_element', regex: '^InsecureSkipVerify\\s*:\\s*true$' },
+        { kind: 'assignment_statement', regex: '\\.InsecureSkipVerify\\s*=\\s*true$' },
+      ],
+    },
+    cwe: 'CWE-295',
+    cvss: 7.4,
+    examples: {
+      invalid: [
+        fn('tr := &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}\n_ = tr\nreturn nil'),
+        fn('cfg := &tls.Config{}\ncfg.InsecureSkipVerify = true\nreturn nil'),
+      ],
+      valid: [
+        fn('cfg := &tls.Config{MinVersion: tls.VersionTLS12}\n_ = cfg\nreturn nil'),
+        fn('cfg := &tls.Config{InsecureSkipVerify: false}\n_ = cfg\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.insecure-random',
+    languages: ['go'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'math/rand is predictable: a token, password or key made with it can be guessed. Use crypto/rand (rand.Read, or rand.Text in Go 1.24) for secrets.',
+    rule: {
+      kind: 'call_expression',
+      has: {
+        field: 'function',
+        regex:
+          '^rand\\.(Intn|Int31n?|Int63n?|Uint32|Uint64|Float32|Float64|Perm|Shuffle|IntN|Int32N|Int64N|UintN|Uint32N|Uint64N|N)$',
+      },
+      any: [
+        {
+          inside: {
+            stopBy: 'end',
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+            has: { field: 'name', regex: SECRET_NAME },
+          },
+        },
+        {
+          inside: {
+            stopBy: 'end',
+            any: [{ kind: 'short_var_declaration' }, { kind: 'assignment_statement' }],
+            has: { field: 'left', regex: SECRET_NAME },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-338',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        'func randomToken(n int) string {\n\tb := make([]byte, n)\n\tfor i := range b {\n\t\tb[i] = letters[rand.Intn(len(letters))]\n\t}\n\treturn string(b)\n}',
+        fn('resetToken := strconv.FormatInt(rand.Int63(), 36)\n_ = resetToken\nreturn nil'),
+      ],
+      valid: [
+        'func randomToken(n int) string {\n\tb := make([]byte, n)\n\t_, _ = rand.Read(b)\n\treturn hex.EncodeToString(b)\n}',
+        fn('delay := time.Duration(rand.Intn(100)) * time.Millisecond\n_ = delay\nreturn nil'),
+        fn('numTokens := rand.Intn(10)\n_ = numTokens\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.weak-hash',
+    languages: ['go'],
+    type: 'security',
+    severity: 'warning',
+    message:
+      'MD5 and SHA-1 are broken for security use (collisions are practical). Use crypto/sha256, or bcrypt/argon2 for passwords.',
+    rule: callTo('^(md5|sha1)\\.(New|Sum)$'),
+    cwe: 'CWE-328',
+    cvss: 5.3,
+    examples: {
+      invalid: [
+        fn('sum := md5.Sum([]byte(password))\n_ = sum\nreturn nil'),
+        fn('h := sha1.New()\nh.Write(data)\nreturn nil'),
+      ],
+      valid: [
+        fn('sum := sha256.Sum256([]byte(password))\n_ = sum\nreturn nil'),
+        fn('h := sha256.New()\nh.Write(data)\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.ssrf',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'An outgoing request to a URL taken from the request: the caller can make the server reach internal services or cloud metadata (SSRF). Allow-list hosts, or map a key to a fixed URL.',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        {
+          all: [
+            { has: { field: 'function', regex: '^(http|(?i)\\w*client)\\.(Get|Head|Post|PostForm)$' } },
+            argument(1, fromRequest),
+          ],
+        },
+        { all: [{ has: { field: 'function', regex: '^http\\.NewRequest$' } }, argument(2, fromRequest)] },
+        { all: [{ has: { field: 'function', regex: '^http\\.NewRequestWithContext$' } }, argument(3, fromRequest)] },
+      ],
+    },
+    cwe: 'CWE-918',
+    cvss: 8.6,
+    examples: {
+      invalid: [
+        handler('resp, err := http.Get(r.URL.Query().Get("url"))\n_, _ = resp, err'),
+        handler('target := r.FormValue("callback")\nreq, _ := http.NewRequest("POST", target, body)\n_ = req'),
+        handler('resp, _ := client.Get("https://" + r.URL.Query().Get("host") + "/status")\n_ = resp'),
+      ],
+      valid: [
+        handler('resp, err := http.Get(webhooks[r.URL.Query().Get("name")])\n_, _ = resp, err'),
+        handler('resp, err := http.Get(statusURL)\n_, _ = resp, err'),
+        handler(
+          'resp, err := http.Post(apiURL, "text/plain", strings.NewReader(r.FormValue("msg")))\n_, _ = resp, err',
+        ),
+      ],
+    },
+  },
+  {
+    id: 'go.path-traversal',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A file path built from the request: "../" in the value reaches files outside the intended folder (path traversal). Use filepath.Base on the name, or check the cleaned path stays under the base directory (os.Root in Go 1.24).',
+    rule: {
+      kind: 'call_expression',
+      has: {
+        field: 'function',
+        regex:
+          '^(filepath\\.Join|path\\.Join|os\\.(Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile)|ioutil\\.(ReadFile|WriteFile)|http\\.ServeFile)$',
+      },
+      all: [
+        { has: { field: 'arguments', has: fromRequest } },
+        { not: { has: { field: 'arguments', has: { stopBy: 'end', ...callTo('^(filepath|path)\\.Base$') } } } },
+      ],
+    },
+    cwe: 'CWE-22',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        handler('data, err := os.ReadFile(filepath.Join(baseDir, r.URL.Query().Get("file")))\n_, _ = data, err'),
+        handler('name := r.FormValue("name")\nhttp.ServeFile(w, r, filepath.Join("uploads", name))'),
+      ],
+      valid: [
+        handler(
+          'data, err := os.ReadFile(filepath.Join(baseDir, filepath.Base(r.URL.Query().Get("file"))))\n_, _ = data, err',
+        ),
+        handler('http.ServeFile(w, r, filepath.Join("static", "index.html"))'),
+      ],
+    },
+  },
+  {
+    id: 'go.empty-error-check',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The error is checked but the branch is empty, so the failure is silently ignored and execution continues with bad state. Return, wrap or log the error.',
+    rule: {
+      kind: 'if_statement',
+      all: [
+        { has: { field: 'condition', kind: 'binary_expression', regex: '^(?i)\\w*err\\w*\\s*!=\\s*nil$' } },
+        {
+          has: {
+            field: 'consequence',
+            kind: 'block',
+            not: { has: { any: [{ kind: 'statement_list' }, { kind: 'comment' }] } },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        fn('if err := save(u); err != nil {\n}\nreturn nil'),
+        fn('err := f.Close()\nif err != nil {}\nreturn nil'),
+      ],
+      valid: [
+        fn('if err := save(u); err != nil {\n\treturn err\n}\nreturn nil'),
+        fn('if err != nil {\n\t// already closed: nothing to do\n}\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.defer-in-loop',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'defer inside a loop runs only when the function returns, so resources opened in each iteration stay open until then (file descriptor or connection exhaustion). Close explicitly, or move the body into a function.',
+    rule: {
+      kind: 'defer_statement',
+      inside: {
+        stopBy: { any: [{ kind: 'func_literal' }, { kind: 'function_declaration' }, { kind: 'method_declaration' }] },
+        kind: 'for_statement',
+      },
+    },
+    examples: {
+      invalid: [
+        fn(
+          'for _, p := range paths {\n\tf, err := os.Open(p)\n\tif err != nil {\n\t\treturn err\n\t}\n\tdefer f.Close()\n}\nreturn nil',
+        ),
+        fn('for rows.Next() {\n\tmu.Lock()\n\tdefer mu.Unlock()\n}\nreturn nil'),
+      ],
+      valid: [
+        fn(
+          'for _, p := range paths {\n\tif err := func() error {\n\t\tf, err := os.Open(p)\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t\tdefer f.Close()\n\t\treturn nil\n\t}(); err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
+        ),
+        fn('f, err := os.Open(p)\nif err != nil {\n\treturn err\n}\ndefer f.Close()\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.ignored-error',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'The error of a parse or decode is discarded, so bad input silently becomes a zero value. Check the error and reject the input.',
+    rule: {
+      any: [
+        {
+          kind: 'short_var_declaration',
+          has: { field: 'left', regex: '^\\w+\\s*,\\s*_$' },
+          all: [
+            {
+              has: {
+                field: 'right',
+                has: callTo(
+                  '^(strconv\\.(Atoi|ParseInt|ParseUint|ParseFloat|ParseBool)|json\\.Marshal|url\\.Parse|time\\.Parse)$',
+                ),
+              },
+            },
+          ],
+        },
+        { kind: 'expression_statement', has: callTo('^(json|xml|yaml)\\.Unmarshal$') },
+        {
+          kind: 'assignment_statement',
+          regex: '^_\\s*=',
+          has: { field: 'right', has: callTo('^(json|xml|yaml)\\.Unmarshal$') },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        handler('limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))\n_ = limit'),
+        fn('json.Unmarshal(body, &cfg)\nreturn nil'),
+        fn('_ = json.Unmarshal(body, &cfg)\nreturn nil'),
+      ],
+      valid: [
+        handler('limit, err := strconv.Atoi(r.URL.Query().Get("limit"))\n_, _ = limit, err'),
+        fn('if err := json.Unmarshal(body, &cfg); err != nil {\n\treturn err\n}\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.debug-print',
+    languages: ['go'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'Debug output left in a handler or library code: println/fmt.Print write to stdout/stderr, bypassing the logger. Use the structured logger (log/slog) or remove it.',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        { has: { field: 'function', kind: 'identifier', regex: '^(println|print)$' } },
+        {
+          has: { field: 'function', regex: '^fmt\\.(Print|Println|Printf)$' },
+          inside: {
+            stopBy: 'end',
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            has: { field: 'parameters', regex: 'http\\.ResponseWriter|\\*gin\\.Context|echo\\.Context|\\*fiber\\.Ctx' },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [handler('fmt.Println("got request", r.URL)\nw.WriteHeader(200)'), fn('println("here")\nreturn nil')],
+      valid: [
+        'func main() {\n\tfmt.Println("usage: tool <file>")\n}',
+        handler('log.Printf("got request %s", r.URL)\nfmt.Fprintln(w, "ok")'),
+      ],
+    },
+  },
+];

@@ -1,0 +1,523 @@
+import type { Rule } from '../rule-schema.js';
+
+/**
+ * Java rules, written with node kinds and fields (method_invocation: object, name, arguments) so
+ * they match statements without a surrounding class in the pattern. Precision first: a query
+ * is flagged when it is concatenated or formatted in the call itself, not when a variable of
+ * unknown origin is passed.
+ */
+
+/** An example inside a method, as it appears in a diff. */
+const method = (body: string): string =>
+  `class Service {\n  void handle() throws Exception {\n    ${body.replace(/\n/g, '\n    ')}\n  }\n}`;
+
+/** `"..." + value`: a string literal concatenated with something that is not a literal. */
+const concatenation = {
+  kind: 'binary_expression',
+  all: [
+    { has: { field: 'operator', regex: '^\\+$' } },
+    { has: { stopBy: 'end', kind: 'string_literal' } },
+    { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'method_invocation' }, { kind: 'field_access' }] } },
+  ],
+};
+const stringFormat = { kind: 'method_invocation', regex: '^(String\\.format|\\w+\\.formatted)\\(|\\.formatted\\(' };
+const builtString = { any: [concatenation, stringFormat] };
+
+/** The first argument of the call or constructor matches `rule`. */
+const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> => ({
+  has: { field: 'arguments', has: { nthChild: 1, ...rule } },
+});
+
+const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
+
+/** Inside the body of a loop, not in the loop header. */
+const inLoopBody = {
+  inside: {
+    stopBy: { any: [{ kind: 'method_declaration' }, { kind: 'lambda_expression' }, { kind: 'class_body' }] },
+    kind: 'block',
+    inside: {
+      any: [
+        { kind: 'for_statement' },
+        { kind: 'enhanced_for_statement' },
+        { kind: 'while_statement' },
+        { kind: 'do_statement' },
+      ],
+    },
+  },
+};
+
+export const javaRules: Rule[] = [
+  {
+    id: 'java.sql-injection',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'SQL or JPQL query built by string concatenation or String.format: a value containing a quote changes the query (SQL injection). Use a PreparedStatement with ? placeholders, or named parameters with setParameter.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            {
+              has: {
+                field: 'name',
+                regex:
+                  '^(executeQuery|execute|executeUpdate|executeLargeUpdate|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|nativeQuery)$',
+              },
+            },
+            firstArgument(builtString),
+          ],
+        },
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'object', regex: '(?i)jdbc(template)?$' } },
+            {
+              has: {
+                field: 'name',
+                regex: '^(query|queryForObject|queryForList|queryForMap|queryForRowSet|update|batchUpdate|execute)$',
+              },
+            },
+            firstArgument(builtString),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        method('ResultSet rs = stmt.executeQuery("SELECT * FROM users WHERE name = \'" + name + "\'");'),
+        method('em.createQuery("FROM Order o WHERE o.customer = \'" + customer + "\'").getResultList();'),
+        method('jdbcTemplate.update(String.format("DELETE FROM items WHERE id = %s", id));'),
+      ],
+      valid: [
+        method(
+          'PreparedStatement ps = conn.prepareStatement("SELECT * FROM users WHERE name = ?");\nps.setString(1, name);',
+        ),
+        method('ResultSet rs = stmt.executeQuery("SELECT * FROM users " + "ORDER BY id");'),
+        method('em.createQuery("FROM Order o WHERE o.customer = :c").setParameter("c", customer);'),
+      ],
+    },
+  },
+  {
+    id: 'java.command-injection',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A command line built from strings at run time and run through a shell or Runtime.exec: metacharacters or spaces in the value change the command (command injection). Pass a fixed program and separate arguments to ProcessBuilder, without "sh -c".',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'object', regex: '^Runtime\\.getRuntime\\(\\)$|(?i)runtime$' } },
+            { has: { field: 'name', regex: '^exec$' } },
+            firstArgument({
+              any: [
+                builtString,
+                {
+                  kind: 'array_creation_expression',
+                  regex: '["\'](/bin/)?(sh|bash|cmd|cmd\\.exe)["\']\\s*,\\s*["\'](-c|/c)["\']\\s*,\\s*[^"\\s]',
+                },
+              ],
+            }),
+          ],
+        },
+        {
+          kind: 'object_creation_expression',
+          all: [
+            { has: { field: 'type', regex: '^ProcessBuilder$' } },
+            {
+              any: [
+                firstArgument(builtString),
+                {
+                  has: {
+                    field: 'arguments',
+                    regex: '^\\(\\s*"(/bin/)?(sh|bash|cmd|cmd\\.exe)"\\s*,\\s*"(-c|/c)"\\s*,\\s*[^"\\s]',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        method('Runtime.getRuntime().exec("ping -c 1 " + host);'),
+        method('Process p = new ProcessBuilder("sh", "-c", command).start();'),
+        method('Runtime.getRuntime().exec(new String[] {"sh", "-c", cmd});'),
+      ],
+      valid: [
+        method('Process p = new ProcessBuilder("ping", "-c", "1", host).start();'),
+        method('Runtime.getRuntime().exec(new String[] {"git", "clone", url});'),
+        method('Runtime.getRuntime().exec("make clean");'),
+      ],
+    },
+  },
+  {
+    id: 'java.unsafe-deserialization',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'ObjectInputStream.readObject (or XMLDecoder) on untrusted bytes lets the sender run code through gadget classes on the classpath (unsafe deserialization). Use a data format such as JSON, or set an ObjectInputFilter allow-list.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^readObject$' } },
+            { has: { field: 'object', kind: 'object_creation_expression', regex: '^new\\s+ObjectInputStream\\b' } },
+          ],
+        },
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^readObject$' } },
+            { has: { field: 'object', kind: 'identifier', pattern: '$IN' } },
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'method_declaration',
+                all: [
+                  {
+                    has: {
+                      stopBy: 'end',
+                      kind: 'variable_declarator',
+                      all: [
+                        { has: { field: 'name', pattern: '$IN' } },
+                        {
+                          has: {
+                            field: 'value',
+                            kind: 'object_creation_expression',
+                            regex: '^new\\s+ObjectInputStream\\b',
+                          },
+                        },
+                      ],
+                    },
+                  },
+                  { not: { has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.setObjectInputFilter\\(' } } },
+                ],
+              },
+            },
+          ],
+        },
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^XMLDecoder$' } },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        method(
+          'ObjectInputStream in = new ObjectInputStream(request.getInputStream());\nOrder order = (Order) in.readObject();',
+        ),
+        method('Object o = new ObjectInputStream(socket.getInputStream()).readObject();'),
+      ],
+      valid: [
+        method(
+          'ObjectInputStream in = new ObjectInputStream(stream);\nin.setObjectInputFilter(FILTER);\nOrder order = (Order) in.readObject();',
+        ),
+        'class Point implements Serializable {\n  private void readObject(ObjectInputStream in) throws Exception {\n    in.defaultReadObject();\n  }\n}',
+        method('Order order = mapper.readValue(request.getInputStream(), Order.class);'),
+      ],
+    },
+  },
+  {
+    id: 'java.weak-hash',
+    languages: ['java'],
+    type: 'security',
+    severity: 'warning',
+    message:
+      'MD5 and SHA-1 are broken for security use (collisions are practical). Use SHA-256 or stronger, and a password hash (bcrypt, PBKDF2, Argon2) for passwords.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'object', regex: '^(java\\.security\\.)?MessageDigest$' } },
+            { has: { field: 'name', regex: '^getInstance$' } },
+            firstArgument({ regex: '^"(?i)(md2|md4|md5|sha-?1|sha)"$' }),
+          ],
+        },
+        { kind: 'method_invocation', regex: '^DigestUtils\\.(md5|md5Hex|sha1|sha1Hex|sha|shaHex)\\(' },
+      ],
+    },
+    cwe: 'CWE-328',
+    cvss: 5.3,
+    examples: {
+      invalid: [
+        method('MessageDigest md = MessageDigest.getInstance("MD5");'),
+        method('MessageDigest md = MessageDigest.getInstance("SHA-1");'),
+        method('String h = DigestUtils.md5Hex(password);'),
+      ],
+      valid: [
+        method('MessageDigest md = MessageDigest.getInstance("SHA-256");'),
+        method('String h = DigestUtils.sha256Hex(data);'),
+      ],
+    },
+  },
+  {
+    id: 'java.insecure-random',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'java.util.Random and Math.random are predictable: a token, password or key made with them can be guessed. Use java.security.SecureRandom.',
+    rule: {
+      any: [
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
+        { kind: 'method_invocation', regex: '^Math\\.random\\(' },
+      ],
+      inside: {
+        stopBy: 'end',
+        any: [
+          { kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } },
+          { kind: 'variable_declarator', has: { field: 'name', regex: SECRET_NAME } },
+          { kind: 'assignment_expression', has: { field: 'left', regex: SECRET_NAME } },
+        ],
+      },
+    },
+    cwe: 'CWE-338',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        'class Tokens {\n  String generateToken() {\n    Random random = new Random();\n    return Long.toHexString(random.nextLong());\n  }\n}',
+        method('String resetToken = Integer.toString(new Random().nextInt(1000000));'),
+        method('long sessionId = (long) (Math.random() * Long.MAX_VALUE);'),
+      ],
+      valid: [
+        'class Tokens {\n  String generateToken() {\n    SecureRandom random = new SecureRandom();\n    return Long.toHexString(random.nextLong());\n  }\n}',
+        method('int jitter = new Random().nextInt(100);'),
+      ],
+    },
+  },
+  {
+    id: 'java.trust-all-certificates',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'An X509TrustManager whose checkServerTrusted does nothing accepts every certificate: anyone on the network path can impersonate the server. Use the default TrustManager, or load the private CA into a KeyStore.',
+    rule: {
+      kind: 'method_declaration',
+      all: [
+        { has: { field: 'name', regex: '^checkServerTrusted$' } },
+        {
+          has: {
+            field: 'body',
+            kind: 'block',
+            not: {
+              has: {
+                any: [
+                  { kind: 'expression_statement' },
+                  { kind: 'throw_statement' },
+                  { kind: 'if_statement' },
+                  { kind: 'local_variable_declaration' },
+                  { kind: 'return_statement' },
+                  { kind: 'try_statement' },
+                  { kind: 'line_comment' },
+                  { kind: 'block_comment' },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-295',
+    cvss: 7.4,
+    examples: {
+      invalid: [
+        'class TrustAll implements X509TrustManager {\n  public void checkServerTrusted(X509Certificate[] chain, String authType) {}\n}',
+        'TrustManager[] managers = { new X509TrustManager() {\n  public void checkClientTrusted(X509Certificate[] c, String a) {}\n  public void checkServerTrusted(X509Certificate[] c, String a) { }\n  public X509Certificate[] getAcceptedIssuers() { return null; }\n} };',
+      ],
+      valid: [
+        'class Pinned implements X509TrustManager {\n  public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {\n    delegate.checkServerTrusted(chain, authType);\n  }\n}',
+        'class T implements X509TrustManager {\n  public void checkClientTrusted(X509Certificate[] chain, String authType) {}\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.hostname-verification-disabled',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A HostnameVerifier that always returns true accepts a certificate for any host: a valid certificate for another domain can impersonate the server. Remove it and keep the default verifier.',
+    rule: {
+      any: [
+        {
+          kind: 'method_declaration',
+          all: [
+            { has: { field: 'name', regex: '^verify$' } },
+            { has: { field: 'parameters', regex: 'SSLSession' } },
+            { has: { field: 'body', regex: '^\\{\\s*return\\s+true\\s*;\\s*\\}$' } },
+          ],
+        },
+        {
+          kind: 'lambda_expression',
+          regex: '->\\s*true$',
+          inside: {
+            kind: 'argument_list',
+            inside: {
+              kind: 'method_invocation',
+              has: { field: 'name', regex: '^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$' },
+            },
+          },
+        },
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^NoopHostnameVerifier$' } },
+        {
+          kind: 'field_access',
+          regex: '^(NoopHostnameVerifier\\.INSTANCE|SSLConnectionSocketFactory\\.ALLOW_ALL_HOSTNAME_VERIFIER)$',
+        },
+      ],
+    },
+    cwe: 'CWE-297',
+    cvss: 7.4,
+    examples: {
+      invalid: [
+        method('HttpsURLConnection.setDefaultHostnameVerifier((hostname, session) -> true);'),
+        'class AllowAll implements HostnameVerifier {\n  public boolean verify(String hostname, SSLSession session) {\n    return true;\n  }\n}',
+        method('builder.setSSLHostnameVerifier(NoopHostnameVerifier.INSTANCE);'),
+      ],
+      valid: [
+        method('HttpsURLConnection.setDefaultHostnameVerifier((hostname, session) -> hostname.equals(EXPECTED));'),
+        'class Pinned implements HostnameVerifier {\n  public boolean verify(String hostname, SSLSession session) {\n    return ALLOWED.contains(hostname);\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.empty-catch',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'An empty catch block swallows the exception: the failure disappears and the code goes on with bad state. Handle it, log it, or rethrow; name the variable `ignored` and comment why when ignoring is intended.',
+    rule: {
+      kind: 'catch_clause',
+      all: [
+        { has: { field: 'body', kind: 'block', not: { has: { regex: '^[^{}]' } } } },
+        { not: { has: { kind: 'catch_formal_parameter', has: { field: 'name', regex: '^(ignored?|expected|_)$' } } } },
+      ],
+    },
+    examples: {
+      invalid: [
+        method('try {\n  save(order);\n} catch (Exception e) {\n}'),
+        method('try { conn.close(); } catch (SQLException e) {}'),
+      ],
+      valid: [
+        method('try {\n  save(order);\n} catch (Exception e) {\n  log.error("save failed", e);\n}'),
+        method('try {\n  conn.close();\n} catch (SQLException e) {\n  // closing is best effort\n}'),
+        method('try { conn.close(); } catch (SQLException ignored) {}'),
+      ],
+    },
+  },
+  {
+    id: 'java.string-reference-equality',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      '== and != compare String references, not contents: two equal strings built at run time are different objects, so the test gives the wrong answer. Use "literal".equals(value).',
+    rule: {
+      kind: 'binary_expression',
+      all: [
+        { has: { field: 'operator', regex: '^(==|!=)$' } },
+        { has: { kind: 'string_literal' } },
+        { not: { has: { kind: 'null_literal' } } },
+        {
+          not: {
+            all: [
+              { has: { field: 'left', kind: 'string_literal' } },
+              { has: { field: 'right', kind: 'string_literal' } },
+            ],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        method('if (status == "active") { start(); }'),
+        method('boolean admin = "admin" == user.getRole();'),
+        method('if (status != "active") { stop(); }'),
+      ],
+      valid: [
+        method('if ("active".equals(status)) { start(); }'),
+        method('if (count == 0) { start(); }'),
+        method('if (status != null) { stop(); }'),
+      ],
+    },
+  },
+  {
+    id: 'java.system-out',
+    languages: ['java'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'System.out/System.err or printStackTrace in application code is debug output left behind: it bypasses the logger, its levels and its format. Use the project logger (SLF4J, java.util.logging).',
+    rule: {
+      any: [
+        { kind: 'method_invocation', regex: '^System\\.(out|err)\\.(println|print|printf)\\(' },
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^printStackTrace$' } },
+            { has: { field: 'arguments', regex: '^\\(\\s*\\)$' } },
+          ],
+        },
+      ],
+      not: { inside: { stopBy: 'end', kind: 'method_declaration', has: { field: 'name', regex: '^main$' } } },
+    },
+    examples: {
+      invalid: [
+        method('System.out.println("order: " + order);'),
+        method('try { save(); } catch (IOException e) { e.printStackTrace(); }'),
+      ],
+      valid: [
+        'class Cli {\n  public static void main(String[] args) {\n    System.out.println("usage: cli <file>");\n  }\n}',
+        method('log.info("order {}", order);'),
+      ],
+    },
+  },
+  {
+    id: 'java.string-concat-in-loop',
+    languages: ['java'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'String += inside a loop copies the whole string on every iteration (quadratic time). Use a StringBuilder, or String.join / Collectors.joining.',
+    rule: {
+      kind: 'assignment_expression',
+      all: [
+        { has: { field: 'operator', regex: '^\\+=$' } },
+        {
+          has: {
+            field: 'right',
+            any: [{ kind: 'string_literal' }, { has: { stopBy: 'end', kind: 'string_literal' } }],
+          },
+        },
+        inLoopBody,
+      ],
+    },
+    examples: {
+      invalid: [
+        method('for (Item item : items) {\n  csv += item.getName() + ",";\n}'),
+        method('while (it.hasNext()) {\n  out += "<li>" + it.next() + "</li>";\n}'),
+      ],
+      valid: [
+        method(
+          'StringBuilder sb = new StringBuilder();\nfor (Item item : items) {\n  sb.append(item.getName()).append(",");\n}',
+        ),
+        method('for (Item item : items) {\n  total += item.getPrice();\n}'),
+        method('html += "<ul>";'),
+      ],
+    },
+  },
+];

@@ -1,0 +1,1229 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: rule examples are JavaScript source held in strings
+import type { Rule } from '../rule-schema.js';
+
+/**
+ * JavaScript and TypeScript rules. Precision first: each rule matches a shape that is wrong (or
+ * dangerous) as written, and its `valid` examples are the safe near-misses it must leave alone.
+ */
+
+const LANGUAGES: Rule['languages'] = ['javascript', 'typescript'];
+
+const FUNCTION_KINDS = [
+  'function_declaration',
+  'function_expression',
+  'arrow_function',
+  'method_definition',
+  'generator_function_declaration',
+  'generator_function',
+];
+const LOOP_KINDS = ['for_statement', 'for_in_statement', 'while_statement', 'do_statement'];
+
+const anyKind = (kinds: string[]) => ({ any: kinds.map((kind) => ({ kind })) });
+const FUNCTION = anyKind(FUNCTION_KINDS);
+
+/**
+ * Inside the body of a loop (not its header), with no function in between: a callback defined in
+ * a loop runs elsewhere. `stopBy` halts at the nearest loop or function, which must be a loop
+ * whose `body` holds the node.
+ */
+const LOOP_OR_FUNCTION = anyKind([...FUNCTION_KINDS, ...LOOP_KINDS]);
+const inLoopBody = (loops: string[] = LOOP_KINDS) => ({
+  any: loops.map((kind) => ({ inside: { kind, field: 'body', stopBy: LOOP_OR_FUNCTION } })),
+});
+
+/** A template literal with at least one `${...}`. */
+const INTERPOLATED_TEMPLATE = { kind: 'template_string', has: { kind: 'template_substitution' } };
+/** `'...' + x` (any concatenation that involves a string or template literal). */
+const CONCATENATION = {
+  kind: 'binary_expression',
+  has: { field: 'operator', regex: '^\\+$' },
+  all: [
+    { has: { any: [{ kind: 'string' }, { kind: 'template_string' }], stopBy: 'end' } },
+    {
+      has: {
+        any: [{ kind: 'identifier' }, { kind: 'member_expression' }, { kind: 'call_expression' }],
+        stopBy: 'end',
+      },
+    },
+  ],
+};
+const DYNAMIC_STRING = { any: [INTERPOLATED_TEMPLATE, CONCATENATION] };
+/** Anything but a string literal or a template literal without substitutions. */
+const NON_LITERAL = {
+  not: { any: [{ kind: 'string' }, { kind: 'template_string', not: { has: { kind: 'template_substitution' } } }] },
+};
+/** Text that reads straight from an Express/Koa request (`req.query.x`, `req.body`, ...). */
+const REQUEST_INPUT = '^(req|request|ctx\\.request)\\.(query|body|params|headers|cookies)\\b';
+const CONTAINS_REQUEST_INPUT = { has: { kind: 'member_expression', regex: REQUEST_INPUT, stopBy: 'end' } };
+const SANITIZED = { regex: '(?i)(sanitize|purify|escape)' };
+
+const firstArgument = (rule: Record<string, unknown>) => ({
+  has: { field: 'arguments', kind: 'arguments', has: { nthChild: 1, ...rule } },
+});
+const calleeProperty = (regex: string, object?: string) => ({
+  has: {
+    field: 'function',
+    kind: 'member_expression',
+    all: [{ has: { field: 'property', regex } }, ...(object ? [{ has: { field: 'object', regex: object } }] : [])],
+  },
+});
+const calleeName = (regex: string) => ({ has: { field: 'function', kind: 'identifier', regex } });
+
+/** A line comment whose text parses as a JavaScript statement. */
+const CODE_COMMENT = {
+  any: [
+    { regex: '^//\\s*(const|let|var)\\s+[\\w${}\\[\\], ]+\\s*=.*;\\s*$' },
+    { regex: '^//\\s*(return\\b.*|[\\w$.]+\\(.*\\)|[\\w$.\\[\\]]+\\s*=[^=].*|await\\s.+|import\\s.+from\\s.+);\\s*$' },
+    { regex: '^//\\s*(if|for|while)\\s*\\(.*\\)\\s*\\{\\s*$' },
+  ],
+};
+
+export const javascriptRules: Rule[] = [
+  // ---------------------------------------------------------------- security
+  {
+    id: 'js.sql-injection',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'SQL built by interpolating or concatenating values is open to SQL injection: pass the values as query parameters (placeholders) instead.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^(query|execute|raw|queryRaw|executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$'),
+        firstArgument({
+          all: [
+            DYNAMIC_STRING,
+            { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+          ],
+        }),
+        // A parameter array means the author is using placeholders for the values.
+        { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'const rows = await db.query(`SELECT * FROM users WHERE id = ${req.params.id}`);',
+        "connection.query('SELECT * FROM orders WHERE owner = \\'' + name + '\\'', cb);",
+        'await knex.raw(`DELETE FROM sessions WHERE token = ${token}`);',
+      ],
+      valid: [
+        "const rows = await db.query('SELECT * FROM users WHERE id = $1', [req.params.id]);",
+        'const rows = await db.query(`SELECT * FROM users WHERE id = $1`, [id]);',
+        'const rows = await sql`SELECT * FROM users WHERE id = ${id}`;',
+        'const match = pattern.exec(`select ${a} from ${b}`);',
+      ],
+    },
+  },
+  {
+    id: 'js.command-injection',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A shell command built from interpolated or concatenated values is open to command injection: use execFile/spawn with an argument array and no shell.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeProperty('^(exec|execSync)$', '^(child_process|childProcess|cp|proc|shell)$'),
+            calleeProperty('^execSync$'),
+            calleeName('^(exec|execSync)$'),
+          ],
+        },
+        firstArgument(DYNAMIC_STRING),
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        "const { exec } = require('child_process');\nexec(`git log ${req.query.branch}`, cb);",
+        "child_process.execSync('convert ' + file + ' out.png');",
+        'const out = cp.exec(`ls ${dir}`);',
+      ],
+      valid: [
+        "execFile('git', ['log', req.query.branch], cb);",
+        "child_process.execSync('npm run build');",
+        'const m = /a(b)/.exec(`ab${x}`);',
+      ],
+    },
+  },
+  {
+    id: 'js.spawn-shell',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'spawn/execFile with `shell: true` hands non-literal arguments to a shell, which re-opens command injection: drop the shell option and pass an argument array.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeProperty('^(spawn|spawnSync|execFile|execFileSync)$'),
+            calleeName('^(spawn|spawnSync|execFile|execFileSync)$'),
+          ],
+        },
+        { has: { field: 'arguments', has: { kind: 'object', has: { kind: 'pair', regex: '^shell\\s*:\\s*true$' } } } },
+        {
+          has: {
+            field: 'arguments',
+            any: [
+              { has: { nthChild: 1, not: { kind: 'string' } } },
+              {
+                has: {
+                  kind: 'array',
+                  has: { any: [{ kind: 'identifier' }, { kind: 'member_expression' }, INTERPOLATED_TEMPLATE] },
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    examples: {
+      invalid: [
+        'spawn(cmd, args, { shell: true });',
+        "child_process.spawnSync('git', ['checkout', branch], { stdio: 'inherit', shell: true });",
+      ],
+      valid: [
+        "spawn('git', ['checkout', branch], { stdio: 'inherit' });",
+        "spawn('npm', ['run', 'build'], { shell: true });",
+        'spawn(cmd, args, { shell: false });',
+      ],
+    },
+  },
+  {
+    id: 'js.eval',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'eval/new Function run a string as code: with any outside input this is code injection. Parse data with JSON.parse or dispatch on known names instead.',
+    rule: {
+      any: [
+        { kind: 'call_expression', all: [calleeName('^eval$'), firstArgument(NON_LITERAL)] },
+        {
+          kind: 'new_expression',
+          has: { field: 'constructor', regex: '^Function$' },
+          all: [{ has: { field: 'arguments', has: { any: [{ kind: 'identifier' }, DYNAMIC_STRING] } } }],
+        },
+      ],
+    },
+    cwe: 'CWE-95',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'const result = eval(req.body.expression);',
+        "const fn = new Function('a', 'b', body);",
+        'eval(`compute(${input})`);',
+      ],
+      valid: [
+        'const result = JSON.parse(req.body.expression);',
+        "const globalThisRef = new Function('return this')();",
+        'const value = evaluate(req.body.expression);',
+      ],
+    },
+  },
+  {
+    id: 'js.string-timer',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'warning',
+    message:
+      'setTimeout/setInterval with a string evaluates it like eval (and breaks under a CSP): pass a function instead.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeName('^(setTimeout|setInterval)$'),
+            calleeProperty('^(setTimeout|setInterval)$', '^(window|globalThis|self)$'),
+          ],
+        },
+        firstArgument({ any: [{ kind: 'string' }, { kind: 'template_string' }, CONCATENATION] }),
+      ],
+    },
+    cwe: 'CWE-95',
+    examples: {
+      invalid: ["setTimeout('refresh()', 1000);", "window.setInterval('tick(' + id + ')', 500);"],
+      valid: ['setTimeout(() => refresh(), 1000);', 'setInterval(tick, 500);'],
+    },
+  },
+  {
+    id: 'js.vm-run',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'The vm module is not a security boundary: running non-constant code with vm.runIn*Context or new vm.Script can escape to the host process.',
+    rule: {
+      any: [
+        {
+          kind: 'call_expression',
+          all: [
+            calleeProperty('^(runInNewContext|runInThisContext|runInContext|compileFunction)$', '^vm$'),
+            firstArgument(NON_LITERAL),
+          ],
+        },
+        {
+          kind: 'new_expression',
+          has: { field: 'constructor', regex: '^vm\\.Script$' },
+          all: [{ has: { field: 'arguments', has: { nthChild: 1, ...NON_LITERAL } } }],
+        },
+      ],
+    },
+    cwe: 'CWE-95',
+    examples: {
+      invalid: ['vm.runInNewContext(userCode, sandbox);', 'const script = new vm.Script(req.body.code);'],
+      valid: ["vm.runInNewContext('1 + 1', {});", "const script = new vm.Script('x = 1');"],
+    },
+  },
+  {
+    id: 'js.inner-html',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'Assigning a non-literal to innerHTML/outerHTML renders it as HTML (cross-site scripting): use textContent, or sanitize it (e.g. DOMPurify.sanitize).',
+    rule: {
+      any: [{ kind: 'assignment_expression' }, { kind: 'augmented_assignment_expression' }],
+      has: { field: 'left', kind: 'member_expression', has: { field: 'property', regex: '^(innerHTML|outerHTML)$' } },
+      all: [{ has: { field: 'right', all: [NON_LITERAL, { not: SANITIZED }] } }],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: ['el.innerHTML = comment.body;', 'list.innerHTML += `<li>${item.name}</li>`;'],
+      valid: [
+        'el.textContent = comment.body;',
+        "el.innerHTML = '';",
+        'el.innerHTML = DOMPurify.sanitize(comment.body);',
+      ],
+    },
+  },
+  {
+    id: 'js.html-sink',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'document.write and insertAdjacentHTML render their argument as HTML: with non-constant input this is cross-site scripting. Build DOM nodes or sanitize first.',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        {
+          all: [
+            calleeProperty('^(write|writeln)$', '^document$'),
+            firstArgument({ all: [NON_LITERAL, { not: SANITIZED }] }),
+          ],
+        },
+        {
+          all: [
+            calleeProperty('^insertAdjacentHTML$'),
+            {
+              has: {
+                field: 'arguments',
+                has: { nthChild: 2, all: [NON_LITERAL, { not: SANITIZED }] },
+              },
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        'document.write(location.hash.slice(1));',
+        "container.insertAdjacentHTML('beforeend', `<p>${message}</p>`);",
+      ],
+      valid: [
+        "document.write('<p>Loading</p>');",
+        "container.insertAdjacentHTML('beforeend', DOMPurify.sanitize(html));",
+        "container.insertAdjacentText('beforeend', message);",
+      ],
+    },
+  },
+  {
+    id: 'js.dangerously-set-inner-html',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'dangerouslySetInnerHTML with a non-literal `__html` renders unescaped HTML (cross-site scripting): sanitize it first or render it as text.',
+    rule: {
+      kind: 'pair',
+      has: { field: 'key', regex: '^__html$' },
+      all: [
+        { has: { field: 'value', all: [NON_LITERAL, { not: SANITIZED }] } },
+        { inside: { kind: 'jsx_attribute', regex: '^dangerouslySetInnerHTML', stopBy: 'end' } },
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        'const C = ({ post }) => <div dangerouslySetInnerHTML={{ __html: post.body }} />;',
+        'return <span dangerouslySetInnerHTML={{ __html: marked(text) }} />;',
+      ],
+      valid: [
+        'const C = ({ post }) => <div dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(post.body) }} />;',
+        "return <span dangerouslySetInnerHTML={{ __html: '&nbsp;' }} />;",
+        'return <span>{text}</span>;',
+      ],
+    },
+  },
+  {
+    id: 'js.path-traversal',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'A file path built from request input lets a client read or write outside the intended folder (`../`): resolve it against a fixed root and check the result stays inside.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeProperty(
+              '^(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|unlink|unlinkSync|rm|rmSync|readdir|open)$',
+              '^(fs|fsp|fsPromises|fs\\.promises|promises)$',
+            ),
+            calleeProperty('^(sendFile|download)$', '^(res|response|reply)$'),
+          ],
+        },
+        firstArgument({
+          all: [
+            { any: [{ kind: 'member_expression', regex: REQUEST_INPUT }, CONTAINS_REQUEST_INPUT] },
+            { not: { has: { kind: 'call_expression', regex: '^(path\\.)?basename\\(', stopBy: 'end' } } },
+          ],
+        }),
+        // Express's sendFile with a `root` option refuses paths that leave it.
+        { not: { has: { field: 'arguments', has: { kind: 'object', has: { kind: 'pair', regex: '^root\\s*:' } } } } },
+      ],
+    },
+    cwe: 'CWE-22',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        "fs.readFile(path.join(__dirname, 'uploads', req.params.name), cb);",
+        'res.sendFile(req.query.file);',
+        'const stream = fs.createReadStream(`./files/${req.query.name}`);',
+      ],
+      valid: [
+        "fs.readFile(path.join(__dirname, 'uploads', path.basename(req.params.name)), cb);",
+        "res.sendFile(req.query.file, { root: path.join(__dirname, 'public') });",
+        "fs.readFile(path.join(__dirname, 'uploads', name), cb);",
+      ],
+    },
+  },
+  {
+    id: 'js.ssrf',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'Requesting a URL taken from the request lets a client make the server call internal addresses (SSRF): allow-list hosts or map ids to known URLs.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeName('^(fetch|axios|got|request|needle)$'),
+            calleeProperty('^(get|post|put|patch|delete|head|request)$', '^(axios|got|http|https|superagent|needle)$'),
+          ],
+        },
+        firstArgument({
+          any: [
+            { kind: 'member_expression', regex: `${REQUEST_INPUT}` },
+            { kind: 'template_string', regex: '^`\\$\\{\\s*(req|request)\\.(query|body|params)' },
+          ],
+        }),
+      ],
+    },
+    cwe: 'CWE-918',
+    cvss: 8.6,
+    examples: {
+      invalid: [
+        'const r = await fetch(req.query.url);',
+        'const { data } = await axios.get(req.body.webhook);',
+        'https.get(`${req.query.host}/status`, onResponse);',
+      ],
+      valid: [
+        'const r = await fetch(`${API_BASE}/users/${req.params.id}`);',
+        'const r = await fetch(config.url);',
+        'const { data } = await axios.get(allowed.get(req.body.webhook));',
+      ],
+    },
+  },
+  {
+    id: 'js.weak-hash',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'warning',
+    message:
+      'MD5 and SHA-1 are broken for collision resistance: never use them for passwords, signatures or integrity; use SHA-256 (or bcrypt/scrypt/argon2 for passwords).',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { any: [calleeProperty('^createHash$'), calleeName('^createHash$')] },
+        firstArgument({ kind: 'string', regex: '^.(?i)(md5|md4|sha1|sha-1).$' }),
+      ],
+    },
+    cwe: 'CWE-328',
+    examples: {
+      invalid: [
+        "const digest = crypto.createHash('md5').update(password).digest('hex');",
+        "const h = createHash('sha1').update(body).digest('hex');",
+      ],
+      valid: [
+        "const digest = crypto.createHash('sha256').update(body).digest('hex');",
+        "const mac = crypto.createHmac('sha256', key).update(body).digest('hex');",
+      ],
+    },
+  },
+  {
+    id: 'js.weak-cipher',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'This cipher is weak or misused (createCipher derives a key without salt or IV; DES, RC4 and ECB leak patterns): use createCipheriv with aes-256-gcm and a random IV.',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        { all: [{ any: [calleeProperty('^createCipher$'), calleeName('^createCipher$')] }] },
+        {
+          all: [
+            { any: [calleeProperty('^createCipheriv$'), calleeName('^createCipheriv$')] },
+            firstArgument({ kind: 'string', regex: '(?i)(des|rc4|rc2|blowfish|-ecb)' }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-327',
+    examples: {
+      invalid: [
+        "const c = crypto.createCipher('aes-256-cbc', password);",
+        "const c = crypto.createCipheriv('aes-128-ecb', key, null);",
+        "const c = createCipheriv('des-ede3-cbc', key, iv);",
+      ],
+      valid: [
+        "const c = crypto.createCipheriv('aes-256-gcm', key, iv);",
+        "const d = crypto.createDecipheriv('aes-256-gcm', key, iv);",
+      ],
+    },
+  },
+  {
+    id: 'js.insecure-random',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'Math.random is predictable and must not generate tokens, passwords or secrets: use crypto.randomBytes, crypto.randomUUID or crypto.getRandomValues.',
+    rule: {
+      pattern: 'Math.random()',
+      inside: {
+        any: [
+          {
+            kind: 'variable_declarator',
+            has: { field: 'name', regex: '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)' },
+          },
+          {
+            kind: 'pair',
+            has: { field: 'key', regex: '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)' },
+          },
+          {
+            kind: 'assignment_expression',
+            has: { field: 'left', regex: '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)' },
+          },
+        ],
+        stopBy: anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]),
+      },
+    },
+    cwe: 'CWE-338',
+    examples: {
+      invalid: [
+        'const resetToken = Math.random().toString(36).slice(2);',
+        'user.sessionId = Math.floor(Math.random() * 1e16).toString(16);',
+        'return { csrf: Math.random().toString(36) };',
+      ],
+      valid: [
+        "const resetToken = crypto.randomBytes(32).toString('hex');",
+        'const jitter = Math.random() * 100;',
+        'const tokenDelay = () => { const d = 5; return d; };',
+      ],
+    },
+  },
+  {
+    id: 'js.tls-disabled',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Turning off TLS certificate verification lets anyone on the network impersonate the server (man-in-the-middle): fix the certificate chain or pass the right CA instead.',
+    rule: {
+      any: [
+        { kind: 'pair', regex: '^(rejectUnauthorized|strictSSL)\\s*:\\s*false$' },
+        {
+          kind: 'assignment_expression',
+          has: { field: 'left', regex: 'NODE_TLS_REJECT_UNAUTHORIZED' },
+          all: [{ has: { field: 'right', regex: '^([\'"`]0[\'"`]|0)$' } }],
+        },
+      ],
+    },
+    cwe: 'CWE-295',
+    cvss: 7.4,
+    examples: {
+      invalid: [
+        'const agent = new https.Agent({ rejectUnauthorized: false });',
+        "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';",
+        'request({ url, strictSSL: false }, cb);',
+      ],
+      valid: [
+        'const agent = new https.Agent({ rejectUnauthorized: true, ca });',
+        "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '1';",
+      ],
+    },
+  },
+  {
+    id: 'js.unsafe-deserialization',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'This deserializer can construct functions or arbitrary objects from its input (remote code execution): use JSON.parse, or js-yaml load with the default safe schema.',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        { all: [{ any: [calleeProperty('^unserialize$'), calleeName('^unserialize$')] }, firstArgument(NON_LITERAL)] },
+        { all: [calleeProperty('^unsafeLoad(All)?$', '(?i)yaml'), firstArgument(NON_LITERAL)] },
+        {
+          all: [
+            calleeProperty('^load(All)?$', '(?i)yaml'),
+            {
+              has: {
+                field: 'arguments',
+                has: { kind: 'object', has: { kind: 'pair', regex: '^schema\\s*:.*(FULL|UNSAFE)' } },
+              },
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        "const serialize = require('node-serialize');\nconst obj = serialize.unserialize(req.cookies.profile);",
+        'const doc = yaml.load(text, { schema: yaml.DEFAULT_FULL_SCHEMA });',
+        'const doc = jsyaml.unsafeLoad(body);',
+      ],
+      valid: ['const obj = JSON.parse(req.cookies.profile);', 'const doc = yaml.load(text);'],
+    },
+  },
+  {
+    id: 'js.jwt-none-algorithm',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      "Accepting or signing with the 'none' JWT algorithm means tokens are not signed at all: anyone can forge one. Pin a real algorithm (e.g. RS256 or HS256).",
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^(verify|sign)$', '^(jwt|jsonwebtoken|JWT)$'),
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              kind: 'object',
+              has: { kind: 'pair', regex: '^algorithms?\\s*:.*[\'"]none[\'"]' },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-347',
+    cvss: 9.1,
+    examples: {
+      invalid: [
+        "const claims = jwt.verify(token, key, { algorithms: ['HS256', 'none'] });",
+        "const t = jwt.sign(payload, '', { algorithm: 'none' });",
+      ],
+      valid: [
+        "const claims = jwt.verify(token, key, { algorithms: ['HS256'] });",
+        "const t = jwt.sign(payload, key, { algorithm: 'RS256' });",
+      ],
+    },
+  },
+  {
+    id: 'js.jwt-decode-without-verify',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'jwt.decode does not check the signature: a request handler that trusts decoded claims accepts forged tokens. Use jwt.verify with the key and a pinned algorithm.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^decode$', '^(jwt|jsonwebtoken|JWT)$'),
+        {
+          inside: {
+            ...FUNCTION,
+            all: [
+              { has: { kind: 'member_expression', regex: '^(req|request|ctx)\\.', stopBy: 'end' } },
+              { not: { has: { kind: 'call_expression', regex: '^\\w+\\.verify\\(', stopBy: 'end' } } },
+            ],
+            stopBy: FUNCTION,
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-347',
+    examples: {
+      invalid: [
+        'function auth(req, res, next) {\n  const claims = jwt.decode(req.headers.authorization.slice(7));\n  req.user = claims.sub;\n  next();\n}',
+        'app.use((req, res, next) => { req.user = jwt.decode(req.cookies.token); next(); });',
+      ],
+      valid: [
+        "function auth(req, res, next) {\n  const claims = jwt.verify(req.headers.authorization.slice(7), key, { algorithms: ['RS256'] });\n  req.user = claims.sub;\n  next();\n}",
+        'function expiresAt(token) { return jwt.decode(token).exp; }',
+      ],
+    },
+  },
+  {
+    id: 'js.template-injection',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Compiling a template taken from the request runs attacker-written template code on the server (template injection): compile only your own templates and pass input as data.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeProperty(
+              '^(compile|render|template|renderString)$',
+              '^(_|lodash|Handlebars|handlebars|ejs|pug|nunjucks|Mustache|mustache)$',
+            ),
+          ],
+        },
+        firstArgument({ any: [{ kind: 'member_expression', regex: REQUEST_INPUT }, CONTAINS_REQUEST_INPUT] }),
+      ],
+    },
+    cwe: 'CWE-1336',
+    examples: {
+      invalid: ['const html = ejs.render(req.body.template, data);', 'const t = Handlebars.compile(req.query.tpl);'],
+      valid: [
+        'const html = ejs.render(template, { name: req.body.name });',
+        "const t = Handlebars.compile('<p>{{name}}</p>');",
+      ],
+    },
+  },
+  {
+    id: 'js.hardcoded-credential',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'A password or secret written in the source ends up in every clone and log of the repository: read it from the environment or a secret store.',
+    rule: {
+      any: [
+        {
+          kind: 'variable_declarator',
+          has: {
+            field: 'name',
+            regex: '(?i)(password|passwd|secret|api_?key|private_?key|access_?token|auth_?token)$',
+          },
+          all: [{ has: { field: 'value', kind: 'string', regex: '^.[^\\s\'"]{8,}.$' } }],
+        },
+        {
+          kind: 'pair',
+          has: { field: 'key', regex: '(?i)(password|passwd|secret|api_?key|private_?key|access_?token|auth_?token)$' },
+          all: [{ has: { field: 'value', kind: 'string', regex: '^.[^\\s\'"]{8,}.$' } }],
+        },
+      ],
+      has: { field: 'value', any: [{ regex: '[0-9]' }, { regex: '[a-z].*[A-Z]|[A-Z].*[a-z]' }] },
+      not: {
+        has: {
+          field: 'value',
+          any: [
+            {
+              regex:
+                '(?i)(example|changeme|change-me|placeholder|your[-_]|xxx|\\*\\*\\*|dummy|redacted|fake|test|<|\\$\\{|\\{\\{)',
+            },
+            { regex: '^.[A-Z0-9_]+.$' },
+          ],
+        },
+      },
+    },
+    cwe: 'CWE-798',
+    examples: {
+      invalid: ["const dbPassword = 'Pr0d-S3cret!2024';", "const config = { apiKey: 'ak_live_8f3d9a7e61b2c4d5' };"],
+      valid: [
+        'const dbPassword = process.env.DB_PASSWORD;',
+        "const config = { apiKey: 'your-api-key-here' };",
+        "const SECRET_ENV = 'GITHUB_WEBHOOK_SECRET';",
+        "const password = '';",
+      ],
+    },
+  },
+
+  // ---------------------------------------------------------------- bugs
+  {
+    id: 'js.assignment-in-condition',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This `if` assigns instead of comparing, so the branch depends on the assigned value and the variable is overwritten. Compare with `===` (or wrap in extra parentheses if the assignment is intended).',
+    rule: {
+      pattern: '$A = $B',
+      kind: 'assignment_expression',
+      inside: { kind: 'parenthesized_expression', inside: { kind: 'if_statement', field: 'condition' } },
+    },
+    fix: '$A === $B',
+    examples: {
+      invalid: ["if (user.role = 'admin') {\n  grant();\n}", 'if (count = 0) return;'],
+      valid: [
+        "if (user.role === 'admin') {\n  grant();\n}",
+        'if ((match = re.exec(text))) use(match);',
+        'while ((m = re.exec(s))) n++;',
+      ],
+    },
+  },
+  {
+    id: 'js.self-comparison',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'Both sides of this comparison are the same expression, so the result never depends on the data: one side is probably meant to be something else.',
+    rule: {
+      any: [
+        { pattern: '$A === $A' },
+        { pattern: '$A == $A' },
+        { pattern: '$A < $A' },
+        { pattern: '$A > $A' },
+        { pattern: '$A <= $A' },
+        { pattern: '$A >= $A' },
+      ],
+    },
+    examples: {
+      invalid: ['if (a.id === a.id) merge(a, b);', 'const same = left.length >= left.length;'],
+      valid: ['if (a.id === b.id) merge(a, b);', 'const isNaNValue = x !== x;'],
+    },
+  },
+  {
+    id: 'js.unreachable-code',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This statement comes right after a return, throw, break or continue in the same block, so it never runs: remove it or move it before the jump.',
+    rule: {
+      any: [
+        'expression_statement',
+        'lexical_declaration',
+        'variable_declaration',
+        'if_statement',
+        'for_statement',
+        'for_in_statement',
+        'while_statement',
+        'do_statement',
+        'return_statement',
+        'throw_statement',
+        'try_statement',
+        'switch_statement',
+      ].map((kind) => ({ kind })),
+      follows: {
+        any: [
+          { kind: 'return_statement' },
+          { kind: 'throw_statement' },
+          { kind: 'break_statement' },
+          { kind: 'continue_statement' },
+        ],
+      },
+      inside: { any: [{ kind: 'statement_block' }, { kind: 'switch_case' }, { kind: 'switch_default' }] },
+    },
+    examples: {
+      invalid: [
+        'function f(x) {\n  return x * 2;\n  console.log(x);\n}',
+        "function g() {\n  throw new Error('no');\n  cleanup();\n}",
+      ],
+      valid: [
+        'function f(x) {\n  if (x) return x * 2;\n  console.log(x);\n}',
+        'function g() {\n  return helper();\n  function helper() { return 1; }\n}',
+        "switch (k) {\n  case 1:\n    return 'a';\n  case 2:\n    return 'b';\n}",
+      ],
+    },
+  },
+  {
+    id: 'js.empty-catch',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This catch swallows the error silently, so failures vanish without a trace: handle it, log it, rethrow it, or say in a comment why ignoring it is safe.',
+    // Only catch blocks: `.catch(() => {})` is the common deliberate "ignore" idiom.
+    rule: { kind: 'catch_clause', has: { field: 'body', regex: '^\\{\\s*\\}$' } },
+    examples: {
+      invalid: ['try {\n  save(doc);\n} catch (err) {}', 'try {\n  await publish(event);\n} catch {\n}'],
+      valid: [
+        'try {\n  save(doc);\n} catch (err) {\n  logger.warn({ err }, "save failed");\n}',
+        'try {\n  unlinkSync(tmp);\n} catch {\n  // already gone\n}',
+        'fetchUser(id).catch(() => {});',
+      ],
+    },
+  },
+  {
+    id: 'js.off-by-one-loop',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop runs while the index is <= length, so the last iteration reads one past the end (undefined): use `<`.',
+    rule: {
+      pattern: '$I <= $A.length',
+      inside: {
+        kind: 'for_statement',
+        field: 'condition',
+        all: [{ has: { field: 'initializer', regex: '=\\s*0\\s*;?$' } }, { has: { pattern: '$A[$I]', stopBy: 'end' } }],
+        stopBy: { kind: 'for_statement' },
+      },
+    },
+    fix: '$I < $A.length',
+    examples: {
+      invalid: [
+        'for (let i = 0; i <= items.length; i++) {\n  total += items[i].price;\n}',
+        'for (var j = 0; j <= list.length; j += 1) sum(list[j]);',
+      ],
+      valid: [
+        'for (let i = 0; i < items.length; i++) {\n  total += items[i].price;\n}',
+        'for (let i = 1; i <= items.length; i++) {\n  label(items[i - 1], i);\n}',
+        'for (let n = 0; n <= pages.length; n++) {\n  render(n);\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.floating-promise',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This promise is neither awaited, returned nor given a rejection handler: a failure becomes an unhandled rejection (which crashes Node) and callers cannot wait for it.',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        any: [
+          { kind: 'new_expression', has: { field: 'constructor', regex: '^Promise$' } },
+          {
+            kind: 'call_expression',
+            all: [calleeProperty('^then$'), { has: { field: 'arguments', not: { has: { nthChild: 2 } } } }],
+          },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'async function f() {\n  new Promise((resolve) => setTimeout(resolve, 100));\n  next();\n}',
+        'loadUser(id).then((user) => render(user));',
+      ],
+      valid: [
+        'async function f() {\n  await new Promise((resolve) => setTimeout(resolve, 100));\n  next();\n}',
+        'loadUser(id).then((user) => render(user)).catch(showError);',
+        'loadUser(id).then(render, showError);',
+        'void loadUser(id).then((user) => render(user));',
+      ],
+    },
+  },
+  {
+    id: 'js.missing-await-fs',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'A fs.promises call whose promise is dropped: the code after it runs before the file operation finishes and its errors are never seen. Await it.',
+    rule: {
+      pattern: '$F($$$ARGS)',
+      kind: 'call_expression',
+      inside: { kind: 'expression_statement' },
+      ...calleeProperty(
+        '^(readFile|writeFile|appendFile|mkdir|rm|rmdir|unlink|rename|copyFile|cp|readdir|stat|access|open|truncate|chmod)$',
+        '^(fs\\.promises|fsp|fsPromises|promises)$',
+      ),
+    },
+    fix: 'await $F($$$ARGS)',
+    examples: {
+      invalid: [
+        "async function save() {\n  fs.promises.writeFile(file, data);\n  console.info('saved');\n}",
+        'async function clean() {\n  fsp.rm(dir, { recursive: true });\n}',
+      ],
+      valid: [
+        "async function save() {\n  await fs.promises.writeFile(file, data);\n  console.info('saved');\n}",
+        'function clean() {\n  return fsp.rm(dir, { recursive: true });\n}',
+        'fs.writeFile(file, data, cb);',
+      ],
+    },
+  },
+
+  // ---------------------------------------------------------------- performance
+  {
+    id: 'js.await-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'Awaiting a call per item inside a for-of loop runs the queries or requests one after another (N+1): when they are independent, start them together with Promise.all or fetch them in one batch.',
+    rule: {
+      kind: 'await_expression',
+      all: [
+        // The nearest loop is a for-of/for-in over a collection, and its body is not a search that
+        // stops early (return/break make the order matter).
+        {
+          inside: {
+            kind: 'for_in_statement',
+            field: 'body',
+            stopBy: LOOP_OR_FUNCTION,
+            has: { field: 'left', pattern: '$ITEM' },
+            not: {
+              has: {
+                field: 'body',
+                any: [{ kind: 'return_statement' }, { kind: 'break_statement' }],
+                stopBy: 'end',
+              },
+            },
+          },
+        },
+        // The awaited call takes the loop's item (a lookup per item), outside a transaction
+        // (whose statements must run in order on one connection) and is not a deliberate pause.
+        {
+          has: {
+            kind: 'call_expression',
+            has: { field: 'arguments', has: { kind: 'identifier', pattern: '$ITEM', stopBy: 'end' } },
+            not: {
+              any: [
+                { has: { field: 'arguments', has: { kind: 'identifier', regex: '^(trx|tx|transaction)$' } } },
+                { regex: '^(\\w+\\.)*(sleep|delay|wait|setTimeout|timeout|backoff)\\w*\\(' },
+              ],
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'async function load(ids) {\n  for (const id of ids) {\n    users.push(await db.findUser(id));\n  }\n}',
+        'async function send(list) {\n  for (const message of list) {\n    await mailer.send(message.to, message.body);\n  }\n}',
+      ],
+      valid: [
+        'async function load(ids) {\n  return Promise.all(ids.map((id) => db.findUser(id)));\n}',
+        'async function poll(delays) {\n  for (const ms of delays) {\n    await sleep(ms);\n  }\n}',
+        'async function load() {\n  for (const x of await list()) use(x);\n}',
+        'async function f(ids) {\n  for (const id of ids) {\n    queue.push(async () => await work(id));\n  }\n}',
+        'async function first(names) {\n  for (const name of names) {\n    if (await exists(name)) return name;\n  }\n}',
+        'async function save(trx, rows) {\n  for (const row of rows) await insert(trx, row);\n}',
+        'async function start(workers) {\n  for (const worker of workers) await worker.start();\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.sync-io-in-handler',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'Synchronous file I/O inside a request handler blocks the event loop, so every other request waits: use the fs.promises version and await it.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeProperty('^[a-z][A-Za-z]*Sync$', '^(fs|require\\(.fs.\\))$'),
+            calleeName(
+              '^(readFileSync|writeFileSync|appendFileSync|readdirSync|statSync|existsSync|mkdirSync|unlinkSync|copyFileSync)$',
+            ),
+          ],
+        },
+        {
+          inside: {
+            ...FUNCTION,
+            has: { field: 'parameters', regex: '^\\(\\s*(req|request)\\b[^,]*,\\s*(res|reply|response)\\b' },
+            stopBy: FUNCTION,
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        "app.get('/report', (req, res) => {\n  const data = fs.readFileSync(reportPath, 'utf8');\n  res.send(data);\n});",
+        'function handler(req, res, next) {\n  if (fs.existsSync(cache)) return res.sendFile(cache);\n  next();\n}',
+      ],
+      valid: [
+        "app.get('/report', async (req, res) => {\n  const data = await fs.promises.readFile(reportPath, 'utf8');\n  res.send(data);\n});",
+        "const template = fs.readFileSync(templatePath, 'utf8');",
+      ],
+    },
+  },
+  {
+    id: 'js.string-concat-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'info',
+    message:
+      'Building a string with += inside a loop copies it again and again for large outputs: collect the parts in an array and join them once.',
+    rule: {
+      kind: 'augmented_assignment_expression',
+      has: { field: 'operator', regex: '^\\+=$' },
+      all: [
+        // Output being built (markup, lines, CSV cells): the loops whose size grows with the data.
+        {
+          has: {
+            field: 'right',
+            any: [{ kind: 'string' }, { kind: 'template_string' }, CONCATENATION],
+            regex: '<[A-Za-z/]|\\\\n|[\'"`],\\s*[\'"`]',
+          },
+        },
+        inLoopBody(),
+      ],
+    },
+    examples: {
+      invalid: [
+        "let html = '';\nfor (const row of rows) {\n  html += `<tr><td>${row.name}</td></tr>`;\n}",
+        "let csv = '';\nfor (let i = 0; i < n; i++) csv += values[i] + ',';",
+        "let out = '';\nwhile (node) {\n  out += node.name + '\\n';\n  node = node.next;\n}",
+      ],
+      valid: [
+        "const html = rows.map((row) => `<tr><td>${row.name}</td></tr>`).join('');",
+        'let total = 0;\nfor (const row of rows) {\n  total += row.price;\n}',
+        "let out = '';\nfor (const span of spans) {\n  out += `${text.slice(span.start, span.end)}…`;\n}",
+      ],
+    },
+  },
+  {
+    id: 'js.regex-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'info',
+    message: 'A constant regular expression is compiled again on every iteration: build it once before the loop.',
+    rule: {
+      kind: 'new_expression',
+      has: { field: 'constructor', regex: '^RegExp$' },
+      all: [
+        { has: { field: 'arguments', has: { nthChild: 1, kind: 'string' } } },
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                any: [
+                  { kind: 'identifier' },
+                  { kind: 'member_expression' },
+                  INTERPOLATED_TEMPLATE,
+                  { kind: 'call_expression' },
+                ],
+              },
+            },
+          },
+        },
+        inLoopBody(),
+      ],
+    },
+    examples: {
+      invalid: [
+        "for (const line of lines) {\n  if (new RegExp('^\\\\s*#').test(line)) skip++;\n}",
+        "while (i < n) {\n  const re = new RegExp('[a-z]+', 'g');\n  i++;\n}",
+      ],
+      valid: [
+        "const comment = new RegExp('^\\\\s*#');\nfor (const line of lines) {\n  if (comment.test(line)) skip++;\n}",
+        'for (const word of words) {\n  const re = new RegExp(word, "i");\n  hits += re.test(text) ? 1 : 0;\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.json-clone-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'info',
+    message:
+      'JSON.parse(JSON.stringify(...)) inside a loop serializes and re-parses the whole value every iteration: use structuredClone, or clone once outside the loop.',
+    rule: {
+      pattern: 'JSON.parse(JSON.stringify($X))',
+      all: [inLoopBody()],
+    },
+    fix: 'structuredClone($X)',
+    examples: {
+      invalid: [
+        'for (const user of users) {\n  const copy = JSON.parse(JSON.stringify(template));\n  out.push({ ...copy, user });\n}',
+        'while (queue.length) {\n  states.push(JSON.parse(JSON.stringify(state)));\n  queue.pop();\n}',
+      ],
+      valid: [
+        'const copy = JSON.parse(JSON.stringify(template));',
+        'for (const line of lines) {\n  out.push(JSON.parse(line));\n}',
+      ],
+    },
+  },
+
+  // ---------------------------------------------------------------- style
+  {
+    id: 'js.console-log',
+    languages: LANGUAGES,
+    type: 'style',
+    severity: 'info',
+    message:
+      'Debug output left in the code: remove it, or use the application logger so it has a level and can be turned off.',
+    rule: { kind: 'call_expression', ...calleeProperty('^(log|debug|trace|dir|table)$', '^console$') },
+    examples: {
+      invalid: ["console.log('user', user);", 'console.debug(payload);'],
+      valid: ["logger.info({ user }, 'user loaded');", "console.error('fatal:', err.message);"],
+    },
+  },
+  {
+    id: 'js.debugger',
+    languages: LANGUAGES,
+    type: 'style',
+    severity: 'warning',
+    message: 'A `debugger` statement left in the code pauses execution whenever dev tools are open: remove it.',
+    rule: { kind: 'debugger_statement' },
+    examples: {
+      invalid: ['function f(x) {\n  debugger;\n  return x;\n}', 'if (bad) debugger;'],
+      valid: ['function f(x) {\n  return x;\n}', "const debuggerEnabled = env.DEBUG === '1';"],
+    },
+  },
+  {
+    id: 'js.commented-out-code',
+    languages: LANGUAGES,
+    type: 'style',
+    severity: 'info',
+    message:
+      'Commented-out code: version control already keeps the old code, so delete it (or explain in words why it matters).',
+    // Code right after `// ` (usage examples in prose are indented further), reported once per
+    // commented block: on its first line, unless the comment before introduces it (`...:`).
+    rule: {
+      kind: 'comment',
+      regex: '^// ?[^\\s]',
+      ...CODE_COMMENT,
+      not: { follows: { kind: 'comment', any: [...CODE_COMMENT.any, { regex: ':\\s*$' }] } },
+    },
+    examples: {
+      invalid: [
+        '// const total = items.reduce((a, b) => a + b, 0);\nconst total = sum(items);',
+        'function f(result) {\n  // console.log(result);\n  return result;\n}',
+        '// if (user.admin) {\n//   grant(user);\n// }\nreview(user);',
+      ],
+      valid: [
+        '// Returns the total; callers round it.\nconst total = sum(items);',
+        '// eslint-disable-next-line no-console\nconsole.error(err);',
+        '// see https://example.com/docs (section 2)\nrun();',
+        '/** Example: `const x = f();` */\nconst x = f();',
+        '// Usage:\n//\n//   const repo = await makeRepo();\n//   const io = captureIo();\nrun();',
+        '// Call it once at start:\n// init(config);\ninit(config);',
+      ],
+    },
+  },
+];

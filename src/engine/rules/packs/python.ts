@@ -1,0 +1,822 @@
+import type { Rule } from '../rule-schema.js';
+
+/**
+ * Python rules. Precision first: each rule matches a shape that is wrong where it appears (a
+ * query built by formatting, a shell command that is not a literal), not a name that is only
+ * sometimes dangerous. Data flow is followed only inside one function, from a request value
+ * assigned to a variable to the sink that takes that variable.
+ */
+
+/** A string literal without interpolation: `"ls"`, `'x'`, `f"static"`. */
+const plainString = { kind: 'string', not: { has: { kind: 'interpolation' } } };
+
+/** A request value (Flask, Django, FastAPI/Starlette): `request.args.get("x")`, `request.GET["x"]`. */
+const REQUEST_VALUE =
+  '^request\\.(args|form|values|files|GET|POST|json|data|cookies|headers|query_params|path_params)\\b';
+
+/**
+ * The expression carries a request value: the value itself, a string, concatenation or path
+ * join built from it, or a variable assigned from it in the same function.
+ */
+function fromRequest(): Record<string, unknown> {
+  const direct = { regex: REQUEST_VALUE };
+  const containsRequest = { has: { stopBy: 'end', kind: 'attribute', regex: REQUEST_VALUE } };
+  const built = {
+    any: [
+      { kind: 'string', ...containsRequest },
+      { kind: 'binary_operator', ...containsRequest },
+      {
+        kind: 'call',
+        all: [
+          {
+            has: {
+              field: 'function',
+              regex: '^(os\\.path\\.join|str|Path|urljoin|urllib\\.parse\\.urljoin)$|\\.format$',
+            },
+          },
+          containsRequest,
+        ],
+      },
+    ],
+  };
+  return {
+    any: [
+      direct,
+      built,
+      {
+        kind: 'identifier',
+        pattern: '$TAINTED',
+        inside: {
+          stopBy: 'end',
+          kind: 'function_definition',
+          has: {
+            stopBy: 'end',
+            kind: 'assignment',
+            all: [{ has: { field: 'left', pattern: '$TAINTED' } }, { has: { field: 'right', any: [direct, built] } }],
+          },
+        },
+      },
+    ],
+  };
+}
+
+/** Names that hold secrets: `token`, `reset_token`, `user.password`, `api_key`, `otp`. */
+const SECRET_NAME =
+  '(?i)(^|[._])(token|password|passwd|secret|nonce|salt|otp|api_?key|session_?id|csrf_?token|reset_?code)$';
+const SECRET_FUNCTION = '(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_?key)(_|$)';
+
+/** The call's first argument matches `rule`. */
+function firstArgument(rule: Record<string, unknown>): Record<string, unknown> {
+  return { has: { field: 'arguments', has: { nthChild: 1, ...rule } } };
+}
+
+/** Inside the body of a `for` or `while` loop (not its header, not a comprehension). */
+const inLoopBody = {
+  inside: {
+    stopBy: { kind: 'function_definition' },
+    kind: 'block',
+    inside: { any: [{ kind: 'for_statement' }, { kind: 'while_statement' }] },
+  },
+};
+
+export const pythonRules: Rule[] = [
+  {
+    id: 'py.sql-injection',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'SQL query built by string formatting: a value containing a quote changes the query (SQL injection). Pass values as parameters instead: cursor.execute("... WHERE id = %s", (value,)).',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          has: {
+            field: 'function',
+            kind: 'attribute',
+            has: { field: 'attribute', regex: '^(execute|executemany|executescript|raw|mogrify)$' },
+          },
+        },
+        firstArgument({
+          any: [
+            { kind: 'string', has: { kind: 'interpolation' } },
+            {
+              kind: 'binary_operator',
+              all: [{ has: { field: 'operator', regex: '^%$' } }, { has: { field: 'left', kind: 'string' } }],
+            },
+            {
+              kind: 'binary_operator',
+              all: [
+                { has: { field: 'operator', regex: '^\\+$' } },
+                { has: { stopBy: 'end', kind: 'string' } },
+                { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'call' }] } },
+              ],
+            },
+            {
+              kind: 'call',
+              has: {
+                field: 'function',
+                kind: 'attribute',
+                all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
+              },
+            },
+          ],
+        }),
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'cursor.execute(f"SELECT * FROM users WHERE name = \'{name}\'")',
+        'cur.execute("SELECT * FROM users WHERE id = %s" % user_id)',
+        'db.execute("DELETE FROM items WHERE owner = \'" + owner + "\'")',
+        'cursor.execute("SELECT * FROM t WHERE a = \'{}\'".format(a))',
+        'User.objects.raw(f"SELECT * FROM auth_user WHERE email = \'{email}\'")',
+      ],
+      valid: [
+        'cursor.execute("SELECT * FROM users WHERE id = %s", (user_id,))',
+        'cursor.execute("SELECT * FROM users WHERE name = ?", [name])',
+        'cursor.execute("SELECT * FROM users " + "ORDER BY id")',
+        'logger.info(f"deleted {count} rows")',
+      ],
+    },
+  },
+  {
+    id: 'py.command-injection',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Shell command built from a non-literal string: shell metacharacters in the value run extra commands (command injection). Pass an argument list without shell=True, e.g. subprocess.run(["ls", path]).',
+    rule: {
+      any: [
+        {
+          kind: 'call',
+          all: [
+            { has: { field: 'function', regex: '^(os\\.(system|popen|popen2|popen3)|commands\\.getoutput)$' } },
+            firstArgument({ not: plainString }),
+          ],
+        },
+        {
+          kind: 'call',
+          all: [
+            {
+              has: {
+                field: 'function',
+                regex: '^subprocess\\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)$',
+              },
+            },
+            { has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^shell\\s*=\\s*True$' } } },
+            firstArgument({ not: { any: [plainString, { kind: 'list' }, { kind: 'tuple' }] } }),
+          ],
+        },
+        {
+          kind: 'call',
+          all: [
+            { has: { field: 'function', regex: '^subprocess\\.(getoutput|getstatusoutput)$' } },
+            firstArgument({ not: plainString }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'os.system("rm -rf " + path)',
+        'os.system(f"convert {src} {dst}")',
+        'out = os.popen("ping -c 1 %s" % host).read()',
+        'subprocess.run(f"tar xzf {archive}", shell=True)',
+        'subprocess.check_output(cmd, shell=True)',
+      ],
+      valid: [
+        'os.system("make clean")',
+        'subprocess.run(["tar", "xzf", archive])',
+        'subprocess.run("ls -la", shell=True)',
+        'subprocess.run(["ls", path], shell=False)',
+      ],
+    },
+  },
+  {
+    id: 'py.eval',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'eval/exec of a string built from data (formatting, concatenation, request values, input()) runs whatever code the value holds (code injection). Parse data with ast.literal_eval or json.loads, or dispatch on a fixed set of names.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'function', kind: 'identifier', regex: '^(eval|exec)$' } },
+        firstArgument({
+          any: [
+            { kind: 'string', has: { kind: 'interpolation' } },
+            { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
+            { kind: 'call', has: { field: 'function', regex: '\\.format$|^input$' } },
+            { regex: '^sys\\.argv\\b' },
+            fromRequest(),
+          ],
+        }),
+      ],
+    },
+    cwe: 'CWE-95',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'result = eval(request.args["expr"])',
+        'exec("import " + module_name)',
+        'value = eval(f"{a} + {b}")',
+        'def calc():\n    expr = request.form["expr"]\n    return eval(expr)',
+      ],
+      valid: ['eval("1 + 2")', 'model.eval()', 'value = ast.literal_eval(text)', 'exec(compiled, namespace)'],
+    },
+  },
+  {
+    id: 'py.unsafe-deserialization',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'pickle, marshal, dill and shelve run code while loading: untrusted bytes become remote code execution (unsafe deserialization). Load data with json, or sign and verify what you unpickle.',
+    rule: {
+      kind: 'call',
+      has: {
+        field: 'function',
+        regex: '^(c?[Pp]ickle|_pickle|dill|marshal|jsonpickle)\\.(loads?|Unpickler|decode)$|^shelve\\.open$',
+      },
+    },
+    cwe: 'CWE-502',
+    cvss: 8.1,
+    examples: {
+      invalid: [
+        'obj = pickle.loads(request.data)',
+        'with open(p, "rb") as f:\n    model = pickle.load(f)',
+        'code = marshal.loads(blob)',
+      ],
+      valid: ['obj = json.loads(request.data)', 'data = pickle.dumps(obj)', 'loader.load(f)'],
+    },
+  },
+  {
+    id: 'py.yaml-load',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'yaml.load without a safe Loader can build arbitrary Python objects from the document (unsafe deserialization). Use yaml.safe_load.',
+    rule: { pattern: 'yaml.load($DOC)' },
+    fix: 'yaml.safe_load($DOC)',
+    cwe: 'CWE-502',
+    cvss: 8.1,
+    examples: {
+      invalid: ['config = yaml.load(f)', 'data = yaml.load(request.data)'],
+      valid: ['config = yaml.safe_load(f)', 'config = yaml.load(f, Loader=yaml.SafeLoader)'],
+    },
+  },
+  {
+    id: 'py.yaml-unsafe-loader',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'yaml.load with an unsafe Loader (Loader, FullLoader, UnsafeLoader) or yaml.unsafe_load can build arbitrary Python objects (unsafe deserialization). Use yaml.safe_load or Loader=yaml.SafeLoader.',
+    rule: {
+      any: [
+        { pattern: 'yaml.unsafe_load($$$)' },
+        { pattern: 'yaml.full_load($$$)' },
+        {
+          pattern: 'yaml.load($DOC, $$$REST)',
+          has: {
+            field: 'arguments',
+            any: [
+              {
+                has: {
+                  kind: 'keyword_argument',
+                  has: { field: 'value', regex: '^(yaml\\.)?(Loader|FullLoader|UnsafeLoader)$' },
+                },
+              },
+              { has: { nthChild: 2, regex: '^(yaml\\.)?(Loader|FullLoader|UnsafeLoader)$' } },
+            ],
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 8.1,
+    examples: {
+      invalid: [
+        'data = yaml.load(f, Loader=yaml.Loader)',
+        'data = yaml.unsafe_load(text)',
+        'data = yaml.load(text, Loader=FullLoader)',
+      ],
+      valid: [
+        'data = yaml.load(f, Loader=yaml.SafeLoader)',
+        'data = yaml.load(f, Loader=yaml.CSafeLoader)',
+        'data = yaml.safe_load(text)',
+      ],
+    },
+  },
+  {
+    id: 'py.tls-verify-disabled',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'verify=False turns off TLS certificate checking: anyone on the network path can read and alter the traffic. Keep verification on, and pass verify="/path/to/ca.pem" for a private CA.',
+    rule: {
+      kind: 'keyword_argument',
+      regex: '^verify\\s*=\\s*False$',
+      inside: {
+        kind: 'argument_list',
+        inside: {
+          kind: 'call',
+          has: {
+            field: 'function',
+            regex: '(^|\\.)(get|post|put|patch|delete|head|options|request|send|Client|AsyncClient|stream)$',
+          },
+        },
+      },
+    },
+    fix: 'verify=True',
+    cwe: 'CWE-295',
+    cvss: 7.4,
+    examples: {
+      invalid: [
+        'r = requests.get(url, verify=False)',
+        'resp = session.post(api, json=body, verify=False)',
+        'client = httpx.Client(verify=False)',
+      ],
+      valid: [
+        'r = requests.get(url, verify=True)',
+        'r = requests.get(url, verify="/etc/ssl/ca.pem")',
+        'token = jwt.encode(payload, key)',
+      ],
+    },
+  },
+  {
+    id: 'py.ssl-unverified-context',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'An SSL context without certificate verification (ssl._create_unverified_context, CERT_NONE) accepts any server: the connection can be intercepted. Use ssl.create_default_context().',
+    rule: {
+      any: [{ pattern: 'ssl._create_unverified_context($$$)' }, { kind: 'attribute', regex: '^ssl\\.CERT_NONE$' }],
+    },
+    cwe: 'CWE-295',
+    cvss: 7.4,
+    examples: {
+      invalid: ['ctx = ssl._create_unverified_context()', 'ctx.verify_mode = ssl.CERT_NONE'],
+      valid: ['ctx = ssl.create_default_context()', 'ctx.verify_mode = ssl.CERT_REQUIRED'],
+    },
+  },
+  {
+    id: 'py.weak-hash',
+    languages: ['python'],
+    type: 'security',
+    severity: 'warning',
+    message:
+      'MD5 and SHA-1 are broken for security use (collisions are practical). Use hashlib.sha256, or a password hash (bcrypt, scrypt, argon2) for passwords; pass usedforsecurity=False for a non-security checksum.',
+    rule: {
+      any: [
+        { pattern: 'hashlib.md5($$$)' },
+        { pattern: 'hashlib.sha1($$$)' },
+        {
+          pattern: 'hashlib.new($$$)',
+          has: { field: 'arguments', has: { nthChild: 1, regex: '^[\'"](md5|sha1|MD5|SHA1)[\'"]$' } },
+        },
+      ],
+      not: { has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^usedforsecurity\\s*=\\s*False$' } } },
+    },
+    cwe: 'CWE-328',
+    cvss: 5.3,
+    examples: {
+      invalid: [
+        'digest = hashlib.md5(password.encode()).hexdigest()',
+        'h = hashlib.sha1(data)',
+        'h = hashlib.new("md5", data)',
+      ],
+      valid: [
+        'digest = hashlib.sha256(data).hexdigest()',
+        'etag = hashlib.md5(body, usedforsecurity=False).hexdigest()',
+      ],
+    },
+  },
+  {
+    id: 'py.insecure-random',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'The random module is predictable (Mersenne Twister): a token, password or key made with it can be guessed. Use the secrets module (secrets.token_urlsafe, secrets.choice).',
+    rule: {
+      kind: 'call',
+      has: {
+        field: 'function',
+        regex: '^random\\.(random|randint|randrange|choice|choices|sample|getrandbits|randbytes|shuffle|uniform)$',
+      },
+      any: [
+        { inside: { stopBy: 'end', kind: 'assignment', has: { field: 'left', regex: SECRET_NAME } } },
+        { inside: { stopBy: 'end', kind: 'function_definition', has: { field: 'name', regex: SECRET_FUNCTION } } },
+      ],
+    },
+    cwe: 'CWE-338',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        'reset_token = "".join(random.choice(ALPHABET) for _ in range(32))',
+        'def generate_password(n):\n    return "".join(random.choices(CHARS, k=n))',
+        'user.password = str(random.randint(100000, 999999))',
+      ],
+      valid: [
+        'reset_token = secrets.token_urlsafe(32)',
+        'delay = random.uniform(0.5, 1.5)',
+        'num_tokens = random.randint(1, 10)',
+        'def tokenize(text):\n    random.shuffle(words)',
+      ],
+    },
+  },
+  {
+    id: 'py.path-traversal',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A file path taken from the request: "../" in the value reads or writes files outside the intended folder (path traversal). Use werkzeug.utils.secure_filename or send_from_directory, or check the resolved path stays under the base.',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex: '^(open|io\\.open|codecs\\.open|send_file|os\\.remove|os\\.unlink|shutil\\.rmtree|FileResponse)$',
+          },
+        },
+        firstArgument({
+          ...fromRequest(),
+          not: {
+            has: {
+              stopBy: 'end',
+              kind: 'call',
+              regex: '^(secure_filename|os\\.path\\.basename|werkzeug\\.utils\\.secure_filename)\\(',
+            },
+          },
+        }),
+      ],
+    },
+    cwe: 'CWE-22',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        'data = open(request.args["file"]).read()',
+        'return send_file(os.path.join(UPLOADS, request.args.get("name")))',
+        'def download():\n    name = request.args.get("name")\n    with open(name) as f:\n        return f.read()',
+      ],
+      valid: [
+        'return send_from_directory(UPLOADS, request.args.get("name"))',
+        'return send_file(os.path.join(UPLOADS, secure_filename(request.args["name"])))',
+        'with open(CONFIG_PATH) as f:\n    data = f.read()',
+      ],
+    },
+  },
+  {
+    id: 'py.ssrf',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'An outgoing request to a URL taken from the request: the caller can make the server reach internal services or cloud metadata (SSRF). Allow-list hosts, or map a key to a fixed URL.',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex:
+              '^(requests|httpx|session|self\\.session|client|urllib\\.request|urllib3)\\.(get|post|put|patch|delete|head|request|urlopen)$|^urlopen$',
+          },
+        },
+        firstArgument(fromRequest()),
+      ],
+    },
+    cwe: 'CWE-918',
+    cvss: 8.6,
+    examples: {
+      invalid: [
+        'resp = requests.get(request.args["url"])',
+        'r = requests.post(f"{request.json[\'callback\']}/notify", json=payload)',
+        'def proxy():\n    target = request.args.get("url")\n    return requests.get(target, timeout=5).text',
+      ],
+      valid: [
+        'resp = requests.get(WEBHOOKS[request.args["name"]])',
+        'resp = requests.get(url, params={"q": request.args["q"]})',
+      ],
+    },
+  },
+  {
+    id: 'py.flask-debug',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'Running the app with debug=True exposes the Werkzeug debugger, which lets anyone who reaches it run code on the server. Read the flag from configuration and keep it off in deployments.',
+    rule: {
+      kind: 'keyword_argument',
+      regex: '^debug\\s*=\\s*True$',
+      inside: {
+        kind: 'argument_list',
+        inside: { kind: 'call', has: { field: 'function', regex: '(?i)app\\.run$|^socketio\\.run$' } },
+      },
+    },
+    cwe: 'CWE-489',
+    cvss: 7.5,
+    examples: {
+      invalid: ['app.run(host="0.0.0.0", debug=True)', 'socketio.run(app, debug=True)'],
+      valid: [
+        'app.run(debug=os.environ.get("FLASK_DEBUG") == "1")',
+        'asyncio.run(main(), debug=True)',
+        'app.run(debug=False)',
+      ],
+    },
+  },
+  {
+    id: 'py.bare-except',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'A bare except: also catches KeyboardInterrupt and SystemExit and hides the real failure. Catch the exceptions you expect (or Exception), and re-raise what you cannot handle.',
+    rule: {
+      kind: 'except_clause',
+      not: {
+        any: [
+          {
+            has: {
+              any: [
+                { kind: 'identifier' },
+                { kind: 'attribute' },
+                { kind: 'tuple' },
+                { kind: 'as_pattern' },
+                { kind: 'parenthesized_expression' },
+              ],
+            },
+          },
+          { has: { kind: 'block', has: { stopBy: 'end', kind: 'raise_statement' } } },
+          { has: { kind: 'block', not: { has: { not: { kind: 'pass_statement' } } } } },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'try:\n    run()\nexcept:\n    log.warning("failed")',
+        'try:\n    value = int(text)\nexcept:\n    value = 0',
+      ],
+      valid: [
+        'try:\n    run()\nexcept ValueError:\n    log.warning("bad")',
+        'try:\n    run()\nexcept:\n    cleanup()\n    raise',
+      ],
+    },
+  },
+  {
+    id: 'py.swallowed-exception',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'Every exception is caught and ignored (except: pass): failures disappear without a trace. Catch the specific exception you expect, or log it.',
+    rule: {
+      kind: 'except_clause',
+      all: [
+        {
+          any: [
+            {
+              not: {
+                has: {
+                  any: [{ kind: 'identifier' }, { kind: 'attribute' }, { kind: 'tuple' }, { kind: 'as_pattern' }],
+                },
+              },
+            },
+            { has: { kind: 'identifier', regex: '^(Exception|BaseException)$' } },
+            { has: { kind: 'as_pattern', has: { kind: 'identifier', regex: '^(Exception|BaseException)$' } } },
+          ],
+        },
+        { has: { kind: 'block', has: { kind: 'pass_statement' }, not: { has: { not: { kind: 'pass_statement' } } } } },
+        { not: { has: { stopBy: 'end', kind: 'comment' } } },
+      ],
+    },
+    examples: {
+      invalid: [
+        'try:\n    send(msg)\nexcept Exception:\n    pass',
+        'try:\n    os.remove(p)\nexcept:\n    pass',
+        'try:\n    x()\nexcept Exception as e:\n    pass',
+      ],
+      valid: [
+        'try:\n    del cache[key]\nexcept KeyError:\n    pass',
+        'try:\n    send(msg)\nexcept Exception:\n    log.exception("send failed")',
+        'try:\n    send(msg)\nexcept Exception:\n    # best effort: the queue retries\n    pass',
+      ],
+    },
+  },
+  {
+    id: 'py.mutable-default-argument',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'A mutable default argument is created once and shared by every call, so changes leak between calls. Default to None and create the list or dict inside the function.',
+    rule: {
+      any: [{ kind: 'default_parameter' }, { kind: 'typed_default_parameter' }],
+      has: {
+        field: 'value',
+        any: [
+          { kind: 'list' },
+          { kind: 'dictionary' },
+          { kind: 'set' },
+          { pattern: 'list()' },
+          { pattern: 'dict()' },
+          { pattern: 'set()' },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'def add(item, items=[]):\n    items.append(item)',
+        'def f(opts: dict = {}):\n    return opts',
+        'def g(seen=set()):\n    pass',
+      ],
+      valid: [
+        'def add(item, items=None):\n    items = items or []',
+        'def f(opts: tuple = ()):\n    return opts',
+        'def g(n=0):\n    pass',
+      ],
+    },
+  },
+  {
+    id: 'py.is-literal',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      '`is` compares identity, not value: `x is "a"` or `x is 1` depends on interning and is often False for equal values (Python warns with SyntaxWarning). Use ==.',
+    rule: {
+      kind: 'comparison_operator',
+      has: { regex: '^is$' },
+      not: { has: { regex: '^not$' } },
+      all: [{ has: { any: [{ kind: 'string' }, { kind: 'integer' }, { kind: 'float' }] } }],
+      pattern: '$A is $B',
+    },
+    fix: '$A == $B',
+    examples: {
+      invalid: ['if status is "active":\n    go()', 'if count is 0:\n    stop()'],
+      valid: ['if status == "active":\n    go()', 'if value is None:\n    stop()', 'if value is not None:\n    go()'],
+    },
+  },
+  {
+    id: 'py.self-comparison',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'A value compared with itself is always true (or always false): one side is probably a typo for another variable.',
+    rule: {
+      any: [
+        { pattern: '$A == $A' },
+        { pattern: '$A is $A' },
+        { pattern: '$A >= $A' },
+        { pattern: '$A <= $A' },
+        { pattern: '$A < $A' },
+        { pattern: '$A > $A' },
+      ],
+    },
+    constraints: { A: { not: { any: [{ kind: 'call' }, { has: { stopBy: 'end', kind: 'call' } }] } } },
+    examples: {
+      invalid: ['if user.id == user.id:\n    allow()', 'assert a.total >= a.total'],
+      valid: ['if user.id == other.id:\n    allow()', 'is_nan = x != x', 'if rand() == rand():\n    pass'],
+    },
+  },
+  {
+    id: 'py.debugger',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'A debugger breakpoint left in the code stops the process waiting for a terminal. Remove it before merging.',
+    rule: {
+      kind: 'call',
+      has: { field: 'function', regex: '^(breakpoint|pdb\\.set_trace|ipdb\\.set_trace|pudb\\.set_trace)$' },
+    },
+    examples: {
+      invalid: ['breakpoint()', 'import pdb; pdb.set_trace()'],
+      valid: ['logger.debug("state %s", state)', 'tracer.set_trace_id(x)'],
+    },
+  },
+  {
+    id: 'py.print',
+    languages: ['python'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'print() in library or server code is usually debug output left behind; it bypasses log levels and handlers. Use the logging module.',
+    rule: {
+      pattern: 'print($$$)',
+      not: {
+        any: [
+          { has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^file\\s*=' } } },
+          {
+            inside: {
+              stopBy: 'end',
+              kind: 'function_definition',
+              has: {
+                field: 'name',
+                regex: '^_?(main|cli|run|test\\w*|demo\\w*|usage|print\\w*|show\\w*|display\\w*|dump\\w*|report\\w*)$',
+              },
+            },
+          },
+          { inside: { stopBy: 'end', kind: 'if_statement', has: { field: 'condition', regex: '__name__' } } },
+          {
+            inside: {
+              stopBy: 'end',
+              kind: 'decorated_definition',
+              has: { kind: 'decorator', regex: '(click|typer|app)\\.command|\\.command\\(' },
+            },
+          },
+        ],
+      },
+      inside: { stopBy: 'end', kind: 'function_definition' },
+    },
+    examples: {
+      invalid: [
+        'def charge(order):\n    print(order.total)\n    return gateway.charge(order)',
+        'class Api:\n    def get(self, id):\n        print("DEBUG", id)',
+      ],
+      valid: [
+        'def main():\n    print("done")',
+        'if __name__ == "__main__":\n    print(run())',
+        'def warn(msg):\n    print(msg, file=sys.stderr)',
+      ],
+    },
+  },
+  {
+    id: 'py.string-concat-in-loop',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'Building a string with += inside a loop copies it on every iteration (quadratic in the worst case). Collect the parts in a list and "".join() them once.',
+    rule: {
+      kind: 'augmented_assignment',
+      has: { field: 'operator', regex: '^\\+=$' },
+      all: [
+        {
+          has: {
+            field: 'right',
+            any: [
+              { kind: 'string' },
+              { pattern: 'str($$$)' },
+              { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
+              { kind: 'call', has: { field: 'function', regex: '\\.(format|join)$' } },
+            ],
+          },
+        },
+        inLoopBody,
+      ],
+    },
+    examples: {
+      invalid: [
+        'for row in rows:\n    html += f"<tr><td>{row.name}</td></tr>"',
+        'while node:\n    out += str(node.value) + ","\n    node = node.next',
+      ],
+      valid: [
+        'parts = []\nfor row in rows:\n    parts.append(f"<tr>{row}</tr>")',
+        'for row in rows:\n    total += row.amount',
+        'html += "<table>"',
+      ],
+    },
+  },
+  {
+    id: 'py.regex-compile-in-loop',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'A constant regular expression (or JSON document) is compiled or parsed on every loop iteration. Hoist it out of the loop, e.g. a module-level PATTERN = re.compile(...).',
+    rule: {
+      any: [
+        { pattern: 're.compile($$$)', has: { field: 'arguments', has: { nthChild: 1, ...plainString } } },
+        { pattern: 'json.loads($P)', has: { field: 'arguments', has: { nthChild: 1, ...plainString } } },
+      ],
+      ...inLoopBody,
+    },
+    examples: {
+      invalid: [
+        'for line in lines:\n    m = re.compile(r"^(\\w+)=(.*)$").match(line)',
+        'while True:\n    defaults = json.loads(\'{"retries": 3}\')',
+      ],
+      valid: [
+        'PATTERN = re.compile(r"^(\\w+)=(.*)$")\nfor line in lines:\n    m = PATTERN.match(line)',
+        'for p in patterns:\n    compiled.append(re.compile(p))',
+        'for line in f:\n    records.append(json.loads(line))',
+      ],
+    },
+  },
+];

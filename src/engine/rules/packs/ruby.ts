@@ -1,0 +1,538 @@
+import type { Rule } from '../rule-schema.js';
+
+/**
+ * Ruby and Rails rules, written with node kinds and fields (call: receiver, method, arguments).
+ * Precision first: an injection is reported when the dangerous string is interpolated or
+ * concatenated in the call itself, or when a value from `params` reaches the sink directly.
+ */
+
+/** An example inside a controller action, as it appears in a diff. */
+const action = (body: string): string =>
+  `class UsersController < ApplicationController\n  def show\n    ${body.replace(/\n/g, '\n    ')}\n  end\nend`;
+
+const interpolated = { kind: 'string', has: { kind: 'interpolation' } };
+const concatenated = {
+  kind: 'binary',
+  all: [
+    { has: { field: 'operator', regex: '^\\+$' } },
+    { has: { stopBy: 'end', kind: 'string' } },
+    { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'call' }, { kind: 'element_reference' }] } },
+  ],
+};
+const builtString = { any: [interpolated, concatenated] };
+
+/** The first argument of the call matches `rule`. */
+const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> => ({
+  has: { field: 'arguments', has: { nthChild: 1, ...rule } },
+});
+
+/** A request parameter: `params[:x]`, `params.fetch(:x)`, `request.params[...]`. */
+const PARAMS = '^(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)';
+const fromParams = {
+  any: [
+    { regex: PARAMS },
+    { has: { stopBy: 'end', any: [{ kind: 'element_reference' }, { kind: 'call' }], regex: PARAMS } },
+  ],
+};
+
+/** A parameter used as is (`params[:x]`, `params.fetch(:x).to_sym`) or interpolated into a string; not a lookup keyed by it. */
+const paramValue = {
+  any: [
+    { regex: '^(request\\.)?params(\\[[^\\]]*\\]|\\.(fetch|dig)\\([^)]*\\))(\\.(to_sym|to_s|camelize|classify))*$' },
+    { kind: 'string', has: { kind: 'interpolation', has: { stopBy: 'end', regex: PARAMS } } },
+  ],
+};
+
+const SECRET_NAME =
+  '(?i)(^|[@._])(\\w*_)?(token|password|passwd|secret|nonce|salt|otp|api_key|session_id|csrf_token|reset_code)$';
+const SECRET_METHOD = '(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_key)(_|$|\\?|!)';
+
+export const rubyRules: Rule[] = [
+  {
+    id: 'rb.sql-injection',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'SQL fragment built with string interpolation or concatenation: a value containing a quote changes the query (SQL injection). Use placeholders or hash conditions: where("name = ?", name) or where(name: name).',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          has: {
+            field: 'method',
+            regex:
+              '^(where|not|rewhere|having|order|reorder|group|joins|from|pluck|find_by|find_by_sql|count_by_sql|exists\\?|delete_all|update_all|destroy_by|delete_by|execute|exec_query|exec_update|exec_delete|select_all|select_one|select_value|select_values|select_rows|lock)$',
+          },
+        },
+        firstArgument(builtString),
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        action('@users = User.where("name = \'#{params[:name]}\'")'),
+        action('rows = ActiveRecord::Base.connection.execute("DELETE FROM items WHERE id = " + params[:id])'),
+        action('@orders = Order.order("#{params[:sort]} DESC")'),
+      ],
+      valid: [
+        action('@users = User.where("name = ?", params[:name])'),
+        action('@users = User.where(name: params[:name])'),
+        action('@orders = Order.order(created_at: :desc)'),
+      ],
+    },
+  },
+  {
+    id: 'rb.command-injection',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A shell command built with interpolation or concatenation: shell metacharacters in the value run extra commands (command injection). Pass the program and its arguments separately: system("convert", src, dst).',
+    rule: {
+      any: [
+        { kind: 'subshell', has: { kind: 'interpolation' } },
+        {
+          kind: 'call',
+          all: [
+            { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+            { has: { field: 'method', regex: '^(system|exec|spawn)$' } },
+            firstArgument(builtString),
+          ],
+        },
+        {
+          kind: 'call',
+          all: [
+            { has: { field: 'receiver', regex: '^(Kernel|Open3|IO|PTY|Process)$' } },
+            {
+              has: {
+                field: 'method',
+                regex: '^(system|exec|spawn|popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline\\w*)$',
+              },
+            },
+            firstArgument(builtString),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        action('system("tar xzf #{params[:archive]}")'),
+        action('output = `ping -c 1 #{host}`'),
+        action('out, status = Open3.capture2("convert " + src + " out.png")'),
+        action('files = %x(ls #{dir})'),
+      ],
+      valid: [
+        action('system("tar", "xzf", params[:archive])'),
+        action('output = `uptime`'),
+        action('out, status = Open3.capture2("convert", src, "out.png")'),
+      ],
+    },
+  },
+  {
+    id: 'rb.eval',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'eval/instance_eval/class_eval of a string built at run time runs whatever code the value holds (code injection). Use a block, public_send with an allow-list, or parse the data.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'method', regex: '^(eval|instance_eval|class_eval|module_eval|instance_exec)$' } },
+        firstArgument({
+          not: {
+            any: [
+              { kind: 'string', not: { has: { kind: 'interpolation' } } },
+              { kind: 'block_argument' },
+              { kind: 'heredoc_beginning' },
+            ],
+          },
+        }),
+      ],
+    },
+    cwe: 'CWE-95',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        action('result = eval(params[:expr])'),
+        action('obj.instance_eval("self.#{attr} = value")'),
+        action('klass.class_eval(code)'),
+      ],
+      valid: [
+        action('klass.class_eval do\n  attr_accessor :name\nend'),
+        action('obj.instance_eval(&block)'),
+        action('result = eval("1 + 2")'),
+      ],
+    },
+  },
+  {
+    id: 'rb.unsafe-deserialization',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Marshal.load and YAML.unsafe_load build arbitrary Ruby objects from the input: untrusted data becomes remote code execution (unsafe deserialization). Use JSON, or YAML.safe_load with permitted classes.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^(::)?(Marshal|YAML|Psych)$' } },
+        { has: { field: 'method', regex: '^(load|restore|unsafe_load|unsafe_load_file)$' } },
+        {
+          not: {
+            all: [
+              { has: { field: 'receiver', regex: '(YAML|Psych)$' } },
+              { has: { field: 'method', regex: '^load$' } },
+            ],
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        action('session_data = Marshal.load(Base64.decode64(cookies[:data]))'),
+        action('doc = YAML.unsafe_load(request.body.read)'),
+      ],
+      valid: [
+        action('session_data = JSON.parse(cookies[:data])'),
+        action('doc = YAML.safe_load(request.body.read)'),
+        action('blob = Marshal.dump(obj)'),
+      ],
+    },
+  },
+  {
+    id: 'rb.yaml-load',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'YAML.load can build arbitrary Ruby objects on Psych < 4 (Ruby < 3.1), which turns untrusted YAML into code execution (unsafe deserialization). Use YAML.safe_load.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^(::)?(YAML|Psych)$' } },
+        { has: { field: 'method', regex: '^load$' } },
+      ],
+      pattern: '$Y.load($DOC)',
+    },
+    fix: '$Y.safe_load($DOC)',
+    cwe: 'CWE-502',
+    cvss: 8.1,
+    examples: {
+      invalid: [action('config = YAML.load(params[:config])'), action('data = Psych.load(body)')],
+      valid: [
+        action('config = YAML.safe_load(params[:config])'),
+        action('config = YAML.safe_load_file("config/app.yml", permitted_classes: [])'),
+      ],
+    },
+  },
+  {
+    id: 'rb.tls-verify-none',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'Certificate verification is turned off (VERIFY_NONE / verify: false): anyone on the network path can read and alter the traffic. Keep VERIFY_PEER and add a private CA to the cert store if needed.',
+    rule: {
+      any: [
+        { kind: 'scope_resolution', regex: '^(::)?OpenSSL::SSL::VERIFY_NONE$' },
+        { kind: 'pair', regex: '^:?(verify_ssl|ssl_verify|ssl_verify_peer)(:|\\s*=>)\\s*false$' },
+        {
+          kind: 'pair',
+          regex: '^:?verify(:|\\s*=>)\\s*false$',
+          inside: { kind: 'hash', inside: { kind: 'pair', regex: '^:?ssl(:|\\s*=>)' } },
+        },
+      ],
+    },
+    cwe: 'CWE-295',
+    cvss: 7.4,
+    examples: {
+      invalid: [
+        action('http.verify_mode = OpenSSL::SSL::VERIFY_NONE'),
+        action('conn = Faraday.new(url: api, ssl: { verify: false })'),
+        action('RestClient::Request.execute(method: :get, url: url, verify_ssl: false)'),
+      ],
+      valid: [
+        action('http.verify_mode = OpenSSL::SSL::VERIFY_PEER'),
+        action('conn = Faraday.new(url: api, ssl: { verify: true })'),
+      ],
+    },
+  },
+  {
+    id: 'rb.weak-hash',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'warning',
+    message:
+      'MD5 and SHA-1 are broken for security use (collisions are practical). Use Digest::SHA256, or bcrypt/argon2 for passwords.',
+    rule: {
+      any: [
+        { kind: 'scope_resolution', regex: '^(::)?(OpenSSL::)?Digest::(MD5|SHA1)$' },
+        { kind: 'call', regex: '^(::)?OpenSSL::Digest\\.new\\(\\s*["\'](?i)(md5|sha1)["\']' },
+      ],
+    },
+    cwe: 'CWE-328',
+    cvss: 5.3,
+    examples: {
+      invalid: [
+        action('digest = Digest::MD5.hexdigest(password)'),
+        action('sig = OpenSSL::Digest::SHA1.new'),
+        action('d = OpenSSL::Digest.new("md5")'),
+      ],
+      valid: [action('digest = Digest::SHA256.hexdigest(data)'), action('d = OpenSSL::Digest.new("sha256")')],
+    },
+  },
+  {
+    id: 'rb.insecure-random',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'rand, Random and Array#sample are predictable: a token, password or key made with them can be guessed. Use SecureRandom (SecureRandom.hex, SecureRandom.urlsafe_base64, SecureRandom.alphanumeric).',
+    rule: {
+      kind: 'call',
+      any: [
+        {
+          all: [
+            { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+            { has: { field: 'method', regex: '^(rand|srand)$' } },
+          ],
+        },
+        { has: { field: 'receiver', regex: '^(Random|Random\\.new(\\(.*\\))?|Kernel)$' } },
+        {
+          all: [
+            { has: { field: 'method', regex: '^(sample|shuffle)$' } },
+            { not: { has: { field: 'arguments', has: { stopBy: 'end', regex: 'SecureRandom' } } } },
+          ],
+        },
+      ],
+      inside: {
+        stopBy: 'end',
+        any: [
+          { kind: 'assignment', has: { field: 'left', regex: SECRET_NAME } },
+          { kind: 'method', has: { field: 'name', regex: SECRET_METHOD } },
+        ],
+      },
+    },
+    cwe: 'CWE-338',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        action('@user.reset_token = Array.new(20) { CHARS.sample }.join'),
+        'def generate_token\n  rand(36**20).to_s(36)\nend',
+        action('otp = Random.new.rand(100_000..999_999)'),
+      ],
+      valid: [
+        action('@user.reset_token = SecureRandom.urlsafe_base64(20)'),
+        'def roll_dice\n  rand(1..6)\nend',
+        'def generate_token\n  CHARS.sample(20, random: SecureRandom).join\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.dynamic-dispatch',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A method or class chosen by a request parameter (send/public_send/constantize with params): the caller can invoke any method, e.g. destroy or system (unsafe reflection). Map the parameter to an allow-list first.',
+    rule: {
+      kind: 'call',
+      any: [
+        {
+          all: [
+            {
+              has: {
+                field: 'method',
+                regex: '^(send|public_send|__send__|try|method|const_get|instance_variable_get|instance_variable_set)$',
+              },
+            },
+            firstArgument(paramValue),
+          ],
+        },
+        {
+          all: [
+            { has: { field: 'method', regex: '^(constantize|safe_constantize)$' } },
+            { has: { field: 'receiver', ...paramValue } },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-470',
+    cvss: 8.8,
+    examples: {
+      invalid: [
+        action('@report.send(params[:format])'),
+        action('model = params[:type].classify.constantize'),
+        action('Object.const_get(params[:klass]).new'),
+      ],
+      valid: [
+        action('@report.public_send(FORMATS.fetch(params[:format]))'),
+        action('@report.public_send(:to_csv)'),
+        action('model = "User".constantize'),
+      ],
+    },
+  },
+  {
+    id: 'rb.path-traversal',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A file path built from a request parameter: "../" in the value reads or writes files outside the intended folder (path traversal). Use File.basename on the name, or check the expanded path stays under the base directory.',
+    rule: {
+      kind: 'call',
+      any: [
+        {
+          all: [
+            { has: { field: 'receiver', regex: '^(::)?(File|IO|Pathname|FileUtils)$' } },
+            {
+              has: {
+                field: 'method',
+                regex: '^(read|binread|readlines|foreach|open|new|write|binwrite|delete|unlink|rm|rm_f|rm_rf|cp|mv)$',
+              },
+            },
+          ],
+        },
+        {
+          all: [
+            { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+            { has: { field: 'method', regex: '^(send_file|send_data_file)$' } },
+          ],
+        },
+      ],
+      has: {
+        field: 'arguments',
+        has: {
+          nthChild: 1,
+          ...fromParams,
+          not: { has: { stopBy: 'end', kind: 'call', regex: '^(::)?File\\.basename\\b' } },
+        },
+      },
+    },
+    cwe: 'CWE-22',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        action('send_file Rails.root.join("uploads", params[:file])'),
+        action('data = File.read("/var/reports/#{params[:name]}")'),
+        action('File.delete(params[:path])'),
+      ],
+      valid: [
+        action('send_file Rails.root.join("uploads", File.basename(params[:file]))'),
+        action('data = File.read(Rails.root.join("config", "app.yml"))'),
+      ],
+    },
+  },
+  {
+    id: 'rb.swallowed-exception',
+    languages: ['ruby'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'Every StandardError is rescued and ignored (an empty rescue, or `rescue nil`): failures disappear without a trace. Rescue the specific error you expect, or log it.',
+    rule: {
+      any: [
+        {
+          kind: 'rescue',
+          all: [
+            { not: { has: { kind: 'then' } } },
+            { not: { has: { stopBy: 'end', kind: 'comment' } } },
+            {
+              any: [
+                { not: { has: { kind: 'exceptions' } } },
+                { has: { kind: 'exceptions', regex: '^(::)?(StandardError|Exception)$' } },
+              ],
+            },
+          ],
+        },
+        { kind: 'rescue_modifier', regex: '\\brescue\\s+nil$' },
+      ],
+    },
+    examples: {
+      invalid: [
+        'begin\n  charge!(order)\nrescue => e\nend',
+        'def sync\n  api.push(record)\nrescue StandardError\nend',
+        action('count = Integer(params[:count]) rescue nil'),
+      ],
+      valid: [
+        'begin\n  charge!(order)\nrescue => e\n  Rails.logger.error(e)\nend',
+        'begin\n  cache.delete(key)\nrescue Errno::ENOENT\nend',
+        action('count = Integer(params[:count]) rescue 0'),
+      ],
+    },
+  },
+  {
+    id: 'rb.debugger',
+    languages: ['ruby'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'A debugger breakpoint (binding.pry, byebug, debugger) left in the code stops the process waiting for a terminal. Remove it before merging.',
+    rule: {
+      any: [
+        { kind: 'call', regex: '^binding\\.(pry|irb|remote_pry|break|b)$' },
+        {
+          kind: 'identifier',
+          regex: '^(byebug|debugger)$',
+          inside: {
+            any: [
+              { kind: 'program' },
+              { kind: 'body_statement' },
+              { kind: 'then' },
+              { kind: 'else' },
+              { kind: 'block_body' },
+              { kind: 'do_block' },
+              { kind: 'begin' },
+            ],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [action('binding.pry\nrender :show'), 'def update\n  byebug\n  @user.update(user_params)\nend'],
+      valid: [action('Rails.logger.debug("state: #{state}")'), 'debugger = Debugger.new(opts)'],
+    },
+  },
+  {
+    id: 'rb.debug-output',
+    languages: ['ruby'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'p/pp/puts in application code is debug output left behind: it bypasses the logger and its levels. Use Rails.logger (or the app logger), or remove it.',
+    rule: {
+      kind: 'call',
+      all: [
+        { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+        { has: { field: 'arguments', regex: '[\\s\\S]' } },
+      ],
+      any: [
+        { has: { field: 'method', regex: '^(p|pp)$' } },
+        {
+          has: { field: 'method', regex: '^(puts|print)$' },
+          inside: {
+            stopBy: 'end',
+            kind: 'class',
+            has: {
+              field: 'superclass',
+              regex: '(Controller|ApplicationRecord|ActiveRecord::Base|ApplicationJob|ActiveJob::Base|Mailer)$',
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [action('p @user\nrender :show'), action('puts "params: #{params.inspect}"')],
+      valid: [
+        'task :import do\n  puts "imported #{count} rows"\nend',
+        action('Rails.logger.info("params: #{params.inspect}")'),
+      ],
+    },
+  },
+];

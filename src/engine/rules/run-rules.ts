@@ -1,0 +1,127 @@
+import type { SgNode } from '@ast-grep/napi';
+import { type Language, ruleLanguagesFor } from '../languages.js';
+import type { FindingType, Severity } from '../types.js';
+import { matchRule, parseSource } from './ast-grep.js';
+import { suggestionFor } from './render-fix.js';
+import type { Rule } from './rule-schema.js';
+
+export interface RunRulesInput {
+  path: string;
+  language: Language;
+  /** The file's text (the whole file, or the hunks' new side when that is all there is). */
+  source: string;
+  /** 1-based line numbers of the added or changed lines: only matches touching one are kept. */
+  addedLines: Set<number>;
+  rules: readonly Rule[];
+  checkSecurity: boolean;
+  checkPerformance: boolean;
+  /** The parsed `source`, when the caller already has it (it parses once for rules and complexity). */
+  root?: SgNode | undefined;
+}
+
+/** One rule match on an added line, ready to become a finding. */
+export interface RuleMatch {
+  ruleId: string;
+  type: FindingType;
+  severity: Severity;
+  message: string;
+  path: string;
+  /** 1-based: the first added line inside the match. */
+  line: number;
+  /** 1-based line span of the whole match. */
+  startLine: number;
+  endLine: number;
+  /** First line of the matched code, trimmed, at most 200 characters. */
+  snippet: string;
+  /** The matched code in full (for fingerprints). */
+  code: string;
+  /** The line with the fix applied, when the rule has a fix and the match is on one line. */
+  suggestion?: string | undefined;
+  cwe?: string | undefined;
+  cvss?: number | undefined;
+}
+
+const SNIPPET_MAX = 200;
+
+function snippetOf(text: string): string {
+  const first = text.split(/\r?\n/, 1)[0] ?? '';
+  return first.trim().slice(0, SNIPPET_MAX);
+}
+
+function firstAddedLine(startLine: number, endLine: number, addedLines: Set<number>): number | undefined {
+  if (endLine - startLine + 1 > addedLines.size) {
+    for (const line of [...addedLines].sort((a, b) => a - b)) {
+      if (line >= startLine && line <= endLine) return line;
+    }
+    return undefined;
+  }
+  for (let line = startLine; line <= endLine; line += 1) {
+    if (addedLines.has(line)) return line;
+  }
+  return undefined;
+}
+
+function applies(rule: Rule, families: string[], input: RunRulesInput): boolean {
+  if (rule.type === 'security' && !input.checkSecurity) return false;
+  if (rule.type === 'performance' && !input.checkPerformance) return false;
+  return rule.languages.some((l) => families.includes(l));
+}
+
+function safeMatches(root: SgNode, rule: Rule): SgNode[] {
+  try {
+    return matchRule(root, rule);
+  } catch {
+    // A rule ast-grep cannot compile for this grammar finds nothing rather than failing the review.
+    return [];
+  }
+}
+
+/**
+ * Runs the rules of the file's language family over one parsed file and keeps the matches that
+ * touch an added line, one per (rule, line). Never throws on broken code: tree-sitter parses it.
+ */
+export function runRules(input: RunRulesInput): RuleMatch[] {
+  if (input.addedLines.size === 0) return [];
+  const families = ruleLanguagesFor(input.language);
+  const rules = input.rules.filter((r) => applies(r, families, input));
+  if (rules.length === 0) return [];
+  let root: SgNode;
+  try {
+    root = input.root ?? parseSource(input.language, input.source).root();
+  } catch {
+    return [];
+  }
+  const lines = input.source.split(/\r?\n/);
+  const seen = new Set<string>();
+  const matches: RuleMatch[] = [];
+  for (const rule of rules) {
+    for (const node of safeMatches(root, rule)) {
+      const range = node.range();
+      const startLine = range.start.line + 1;
+      // A node that ends at column 0 of a line (a trailing newline) does not touch that line.
+      const endLine = range.end.line + (range.end.column === 0 && range.end.line > range.start.line ? 0 : 1);
+      const line = firstAddedLine(startLine, endLine, input.addedLines);
+      if (line === undefined) continue;
+      const key = `${rule.id}\u0000${line}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const code = node.text();
+      matches.push({
+        ruleId: rule.id,
+        type: rule.type,
+        severity: rule.severity,
+        message: rule.message,
+        path: input.path,
+        line,
+        startLine,
+        endLine,
+        snippet: snippetOf(code),
+        code,
+        suggestion: rule.fix === undefined ? undefined : suggestionFor(rule.fix, node, input.source, lines),
+        cwe: rule.cwe,
+        cvss: rule.cvss,
+      });
+    }
+  }
+  return matches.sort((a, b) => a.line - b.line || a.ruleId.localeCompare(b.ruleId));
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { loadRules, RulePackError } from '../../../src/engine/rules/load-rules.js';
+import { RULES } from '../../../src/engine/rules/packs/index.js';
+import { javascriptRules } from '../../../src/engine/rules/packs/javascript.js';
+
+const valid = {
+  id: 'js.sample',
+  languages: ['javascript'],
+  type: 'bug',
+  severity: 'warning',
+  message: 'A sample rule that says what is wrong and why.',
+  rule: { kind: 'debugger_statement' },
+  examples: { invalid: ['debugger;'], valid: ['x();'] },
+};
+
+function problemsOf(packs: unknown[]): string[] {
+  try {
+    loadRules(packs);
+  } catch (error) {
+    if (error instanceof RulePackError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadRules', () => {
+  it('flattens valid packs in order', () => {
+    const rules = loadRules([[valid], [{ ...valid, id: 'js.other' }]]);
+    expect(rules.map((r) => r.id)).toEqual(['js.sample', 'js.other']);
+  });
+
+  it('names the rule and the field of every problem, all at once', () => {
+    const problems = problemsOf([
+      [
+        { ...valid, id: 'js.no-cwe', type: 'security' },
+        { ...valid, id: 'js.short', message: 'too short' },
+        { ...valid, id: 'js.bad-lang', languages: ['cobol'] },
+        { ...valid, id: 'js.no-examples', examples: { invalid: [], valid: ['x'] } },
+        { ...valid, id: 'Bad Id' },
+        { ...valid, id: undefined },
+      ],
+    ]);
+    expect(problems).toHaveLength(6);
+    expect(problems[0]).toMatch(/^js\.no-cwe: cwe: security rules need a cwe/);
+    expect(problems[1]).toMatch(/^js\.short: message: /);
+    expect(problems[2]).toMatch(/^js\.bad-lang: languages\.0: /);
+    expect(problems[3]).toMatch(/^js\.no-examples: examples\.invalid: /);
+    expect(problems[4]).toMatch(/^Bad Id: id: must look like <pack>\.<name>/);
+    expect(problems[5]).toMatch(/^#5 \(no id\): id: /);
+  });
+
+  it('rejects duplicate ids, within a pack and across packs', () => {
+    expect(problemsOf([[valid, valid]])).toEqual(['js.sample: id: duplicate rule id']);
+    expect(problemsOf([[valid], [valid]])).toEqual(['js.sample: id: duplicate rule id']);
+  });
+
+  it('reports a non-object entry', () => {
+    expect(problemsOf([[42]])[0]).toMatch(/^#0 \(no id\): \(rule\): /);
+  });
+});
+
+describe('RULES', () => {
+  it('holds every pack, validated, the JavaScript one included', () => {
+    expect(RULES.length).toBeGreaterThanOrEqual(javascriptRules.length);
+    for (const r of javascriptRules) expect(RULES).toContainEqual(r);
+    expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length);
+  });
+});
