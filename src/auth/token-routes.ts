@@ -16,7 +16,7 @@ export interface TokenRouteDeps {
   guard: Guard;
 }
 
-const createBody = z.object({
+const createBody = z.strictObject({
   name: z.string().trim().min(1, 'must be 1 to 100 characters').max(100, 'must be 1 to 100 characters'),
   scopes: z
     .array(z.enum(SCOPES, { message: `must each be one of ${SCOPES.join(', ')}` }))

@@ -23,7 +23,16 @@ export function toAppError(error: unknown): AppError {
     // `events/2` names the field `events`: clients fix fields, not array slots.
     const segments = (first?.instancePath ?? '').split('/').filter(Boolean);
     const firstIndex = segments.findIndex((s) => /^\d+$/.test(s));
-    const path = (firstIndex === -1 ? segments : segments.slice(0, firstIndex)).join('.');
+    let path = (firstIndex === -1 ? segments : segments.slice(0, firstIndex)).join('.');
+    // A key the schema does not know (strict bodies) is named, so a misspelt field is not ignored.
+    const unknownKeys = (first?.params as { keys?: unknown } | undefined)?.keys;
+    if (first?.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys) && unknownKeys.length > 0) {
+      const key = String(unknownKeys[0]);
+      path = path === '' ? key : `${path}.${key}`;
+      return new AppError('validation_error', 400, `Unknown field ${path}`, {
+        details: { field: path, issue: 'is not a field of this request' },
+      });
+    }
     if (path === '' && context === 'body') return badRequest('Request body must be a JSON object');
     const field = context === 'headers' ? (HEADER_FIELDS[path.toLowerCase()] ?? path) : path || context;
     const issue = first?.message ?? 'is invalid';

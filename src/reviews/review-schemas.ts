@@ -79,7 +79,7 @@ export const statisticsSchema = z.object({
   tokens_used: z.number().int(),
 });
 
-export const createReviewBody = z.object({
+export const createReviewBody = z.strictObject({
   pull_request_url: z.string().max(2048),
   auto_review: z.boolean().optional(),
   inline_comments: z.boolean().optional(),

@@ -7,7 +7,7 @@ import { createApiToken } from '../../src/auth/api-tokens.js';
 import { loadConfig } from '../../src/config/config.js';
 import { buildApp } from '../../src/http/build-app.js';
 import { envelope } from '../../src/shared/envelope.js';
-import { testSecrets } from '../helpers/test-app.js';
+import { createTestApp, testSecrets } from '../helpers/test-app.js';
 import { testClock } from '../helpers/test-clock.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
@@ -252,5 +252,32 @@ describe('server errors', () => {
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual(internal(res));
     expect(res.body).not.toContain('secret');
+  });
+});
+
+describe('request bodies are strict', () => {
+  it('names an unknown field instead of ignoring it', async () => {
+    const t = await createTestApp();
+    try {
+      const { user } = await t.createUser();
+      const key = await t.createToken(user.id, { mode: 'test' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/reviews',
+        headers: { 'x-api-key': key },
+        payload: { pull_request_url: 'https://github.com/acme/shop/pull/1', options: { check_security: false } },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toEqual({
+        type: 'validation_error',
+        message: 'Unknown field options',
+        code: 'validation_error',
+        status: 400,
+        details: { field: 'options', issue: 'is not a field of this request' },
+      });
+      expect(await t.database.db.selectFrom('reviews').select('id').execute()).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -507,13 +507,333 @@ export const goRules: Rule[] = [
             has: { field: 'parameters', regex: 'http\\.ResponseWriter|\\*gin\\.Context|echo\\.Context|\\*fiber\\.Ctx' },
           },
         },
+        {
+          has: { field: 'function', regex: '^fmt\\.(Print|Println|Printf)$' },
+          inside: { stopBy: 'end', kind: 'method_declaration' },
+          not: {
+            inside: { stopBy: 'end', kind: 'source_file', has: { kind: 'package_clause', regex: '^package\\s+main$' } },
+          },
+        },
       ],
     },
     examples: {
-      invalid: [handler('fmt.Println("got request", r.URL)\nw.WriteHeader(200)'), fn('println("here")\nreturn nil')],
+      invalid: [
+        handler('fmt.Println("got request", r.URL)\nw.WriteHeader(200)'),
+        fn('println("here")\nreturn nil'),
+        'package billing\n\nfunc (s *Service) Finalize(inv *Invoice) error {\n\tfmt.Println("finalize", inv.ID)\n\treturn nil\n}',
+      ],
       valid: [
         'func main() {\n\tfmt.Println("usage: tool <file>")\n}',
         handler('log.Printf("got request %s", r.URL)\nfmt.Fprintln(w, "ok")'),
+        'package main\n\nfunc (c *Cmd) Run() {\n\tfmt.Println("done")\n}',
+      ],
+    },
+  },
+  {
+    id: 'go.xss-template-html',
+    languages: ['go'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'template.HTML (or JS/URL/HTMLAttr) marks a request value as safe, so html/template does not escape it: markup in the value runs in the page (XSS). Pass the plain string and let the template escape it.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', regex: '^template\\.(HTML|JS|URL|HTMLAttr|CSS|Srcset)$' } },
+        argument(1, fromRequest),
+      ],
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        handler('bio := template.HTML(r.FormValue("bio"))\n_ = tmpl.Execute(w, bio)'),
+        handler('name := r.URL.Query().Get("name")\ndata := template.HTML(name)\n_ = data'),
+      ],
+      valid: [
+        handler('_ = tmpl.Execute(w, map[string]any{"Bio": r.FormValue("bio")})'),
+        handler('footer := template.HTML("<hr>")\n_ = footer'),
+      ],
+    },
+  },
+  {
+    id: 'go.xss-fprintf-html',
+    languages: ['go'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'A request value is written into an HTML response without escaping: markup in the value runs in the page (XSS). Escape it with html.EscapeString, or render an html/template.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', regex: '^fmt\\.(Fprintf|Fprint|Fprintln)$|^io\\.WriteString$' } },
+        argument(1, { kind: 'identifier', regex: '^(w|rw|writer|resp|res)$' }),
+        argument(2, {
+          any: [{ regex: '^["`][^"`]*<[a-zA-Z/!]' }, { has: { stopBy: 'end', regex: '^["`][^"`]*<[a-zA-Z/!]' } }],
+        }),
+        {
+          has: {
+            field: 'arguments',
+            has: { not: { nthChild: 1 }, any: [fromRequest, { has: { stopBy: 'end', ...requestValue } }] },
+          },
+        },
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                stopBy: 'end',
+                kind: 'call_expression',
+                regex: '^(html\\.EscapeString|template\\.HTMLEscapeString|url\\.QueryEscape)\\(',
+              },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        handler('fmt.Fprintf(w, "<p>No results for %s</p>", r.URL.Query().Get("q"))'),
+        handler('name := r.FormValue("name")\nfmt.Fprintf(w, "<h1>Hello %s</h1>", name)'),
+      ],
+      valid: [
+        handler('fmt.Fprintf(w, "<p>No results for %s</p>", html.EscapeString(r.URL.Query().Get("q")))'),
+        handler('fmt.Fprintf(w, "no results for %s", r.URL.Query().Get("q"))'),
+        handler('fmt.Fprintf(w, "<p>%d results</p>", count)'),
+      ],
+    },
+  },
+  {
+    id: 'go.off-by-one',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop runs while i <= len(x) and indexes x[i]: the last iteration reads one past the end and panics (index out of range). Use i < len(x).',
+    rule: {
+      kind: 'binary_expression',
+      all: [
+        { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+        { has: { field: 'operator', regex: '^<=$' } },
+        { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+        {
+          inside: {
+            kind: 'for_clause',
+            field: 'condition',
+            inside: {
+              kind: 'for_statement',
+              has: {
+                field: 'body',
+                has: {
+                  stopBy: 'end',
+                  kind: 'index_expression',
+                  all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        fn('for i := 0; i <= len(row); i++ {\n\tsum += row[i]\n}\nreturn nil'),
+        fn('for j := 1; j <= len(xs); j++ {\n\tif xs[j] > 0 {\n\t\tn++\n\t}\n}\nreturn nil'),
+      ],
+      valid: [
+        fn('for i := 0; i < len(row); i++ {\n\tsum += row[i]\n}\nreturn nil'),
+        fn('for i := 1; i <= len(xs); i++ {\n\tprefix = append(prefix, xs[:i])\n}\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.self-comparison',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'A field is compared with itself, so the result never changes: one side is probably a typo for another variable.',
+    rule: {
+      kind: 'binary_expression',
+      any: [{ pattern: '$A == $A' }, { pattern: '$A != $A' }],
+    },
+    constraints: { A: { kind: 'selector_expression', not: { has: { stopBy: 'end', kind: 'call_expression' } } } },
+    examples: {
+      invalid: [
+        fn('if local.Version != local.Version {\n\treturn nil\n}\nreturn nil'),
+        fn('same := a.ID == a.ID\n_ = same\nreturn nil'),
+      ],
+      valid: [
+        fn('if local.Version != remote.Version {\n\treturn nil\n}\nreturn nil'),
+        fn('isNaN := x != x\n_ = isNaN\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.unreachable-code',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This statement comes right after a return, panic, break or continue in the same block: it never runs (go vet reports it). Remove it.',
+    rule: {
+      any: [
+        { kind: 'expression_statement' },
+        { kind: 'return_statement' },
+        { kind: 'short_var_declaration' },
+        { kind: 'assignment_statement' },
+        { kind: 'if_statement' },
+        { kind: 'for_statement' },
+        { kind: 'go_statement' },
+        { kind: 'defer_statement' },
+        { kind: 'inc_statement' },
+        { kind: 'dec_statement' },
+      ],
+      follows: {
+        any: [
+          { kind: 'return_statement' },
+          { kind: 'break_statement' },
+          { kind: 'continue_statement' },
+          {
+            kind: 'expression_statement',
+            has: {
+              kind: 'call_expression',
+              has: { field: 'function', regex: '^(panic|os\\.Exit|log\\.Fatal(f|ln)?)$' },
+            },
+          },
+        ],
+      },
+    },
+    examples: {
+      invalid: [fn('return ErrGaveUp\npanic("unreachable")'), fn('for {\n\tbreak\n\tn++\n}\nreturn nil')],
+      valid: [fn('if err != nil {\n\treturn err\n}\nreturn nil'), fn('n++\nreturn nil')],
+    },
+  },
+  {
+    id: 'go.query-in-loop',
+    languages: ['go'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'A SELECT runs once per loop iteration (N+1 queries): one round trip per element. Fetch all rows at once, e.g. WHERE id = ANY($1) or IN (...), and index them in a map.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex: '\\.(Query|QueryRow|QueryContext|QueryRowContext|Get|Select|GetContext|SelectContext)$',
+          },
+        },
+        { has: { field: 'arguments', has: { ...stringLiteral, regex: '(?i)^["`]\\s*select\\b' } } },
+        {
+          inside: {
+            stopBy: {
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            },
+            kind: 'block',
+            inside: { kind: 'for_statement' },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        fn(
+          'for _, id := range ids {\n\tif err := db.QueryRow("SELECT total FROM orders WHERE id = $1", id).Scan(&t); err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
+        ),
+        fn(
+          'for _, u := range users {\n\trows, _ := db.Query("select * from posts where user_id = ?", u.ID)\n\t_ = rows\n}\nreturn nil',
+        ),
+      ],
+      valid: [
+        fn(
+          'rows, err := db.Query("SELECT id, total FROM orders WHERE id = ANY($1)", pq.Array(ids))\n_ = rows\nreturn err',
+        ),
+        fn(
+          'for _, o := range orders {\n\tif _, err := tx.Exec("UPDATE orders SET done = true WHERE id = $1", o.ID); err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
+        ),
+      ],
+    },
+  },
+  {
+    id: 'go.string-concat-in-loop',
+    languages: ['go'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'String += in a loop copies the whole string on every iteration (quadratic time). Use a strings.Builder, or strings.Join.',
+    rule: {
+      kind: 'assignment_statement',
+      all: [
+        { has: { field: 'operator', regex: '^\\+=$' } },
+        {
+          has: {
+            field: 'right',
+            any: [
+              stringLiteral,
+              { has: { stopBy: 'end', ...stringLiteral } },
+              { kind: 'call_expression', regex: '^fmt\\.Sprint' },
+            ],
+          },
+        },
+        {
+          inside: {
+            stopBy: {
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            },
+            kind: 'block',
+            inside: { kind: 'for_statement' },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        fn('out := ""\nfor _, line := range lines {\n\tout += line + "\\n"\n}\nreturn nil'),
+        fn('for i := 0; i < n; i++ {\n\ts += fmt.Sprintf("%d,", i)\n}\nreturn nil'),
+      ],
+      valid: [
+        fn('var b strings.Builder\nfor _, line := range lines {\n\tb.WriteString(line)\n}\nreturn nil'),
+        fn('for _, x := range xs {\n\ttotal += x\n}\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.regexp-in-loop',
+    languages: ['go'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'A constant regular expression is compiled on every loop iteration. Compile it once, e.g. a package-level var emailRE = regexp.MustCompile(...).',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', regex: '^regexp\\.(MustCompile|Compile|MustCompilePOSIX|CompilePOSIX)$' } },
+        argument(1, stringLiteral),
+        {
+          inside: {
+            stopBy: {
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            },
+            kind: 'block',
+            inside: { kind: 'for_statement' },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        fn(
+          'for _, line := range lines {\n\tre := regexp.MustCompile(`\\d+`)\n\t_ = re.FindString(line)\n}\nreturn nil',
+        ),
+        fn('for {\n\tok, _ := regexp.MatchString("a", s)\n\tre, _ := regexp.Compile("^x$")\n\t_, _ = ok, re\n}'),
+      ],
+      valid: [
+        fn('re := regexp.MustCompile(`\\d+`)\nfor _, line := range lines {\n\t_ = re.FindString(line)\n}\nreturn nil'),
+        fn('for _, p := range patterns {\n\tres = append(res, regexp.MustCompile(p))\n}\nreturn nil'),
       ],
     },
   },

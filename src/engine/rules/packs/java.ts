@@ -136,7 +136,8 @@ export const javaRules: Rule[] = [
                 {
                   has: {
                     field: 'arguments',
-                    regex: '^\\(\\s*"(/bin/)?(sh|bash|cmd|cmd\\.exe)"\\s*,\\s*"(-c|/c)"\\s*,\\s*[^"\\s]',
+                    regex:
+                      '^\\(\\s*"(/bin/)?(sh|bash|cmd|cmd\\.exe)"\\s*,\\s*"(-c|/c)"\\s*,\\s*([^"\\s]|"[^"]*"\\s*\\+)',
                   },
                 },
               ],
@@ -151,10 +152,12 @@ export const javaRules: Rule[] = [
       invalid: [
         method('Runtime.getRuntime().exec("ping -c 1 " + host);'),
         method('Process p = new ProcessBuilder("sh", "-c", command).start();'),
+        method('new ProcessBuilder("bash", "-c", "ffmpeg -i " + input).inheritIO().start().waitFor();'),
         method('Runtime.getRuntime().exec(new String[] {"sh", "-c", cmd});'),
       ],
       valid: [
         method('Process p = new ProcessBuilder("ping", "-c", "1", host).start();'),
+        method('new ProcessBuilder("bash", "-c", "make clean").start();'),
         method('Runtime.getRuntime().exec(new String[] {"git", "clone", url});'),
         method('Runtime.getRuntime().exec("make clean");'),
       ],
@@ -189,7 +192,7 @@ export const javaRules: Rule[] = [
                   {
                     has: {
                       stopBy: 'end',
-                      kind: 'variable_declarator',
+                      any: [{ kind: 'variable_declarator' }, { kind: 'resource' }],
                       all: [
                         { has: { field: 'name', pattern: '$IN' } },
                         {
@@ -219,6 +222,7 @@ export const javaRules: Rule[] = [
           'ObjectInputStream in = new ObjectInputStream(request.getInputStream());\nOrder order = (Order) in.readObject();',
         ),
         method('Object o = new ObjectInputStream(socket.getInputStream()).readObject();'),
+        'class Codec {\n  Object decode(byte[] b) throws Exception {\n    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {\n      return in.readObject();\n    }\n  }\n}',
       ],
       valid: [
         method(
@@ -272,17 +276,47 @@ export const javaRules: Rule[] = [
       'java.util.Random and Math.random are predictable: a token, password or key made with them can be guessed. Use java.security.SecureRandom.',
     rule: {
       any: [
-        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
-        { kind: 'method_invocation', regex: '^Math\\.random\\(' },
+        {
+          any: [
+            { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
+            { kind: 'method_invocation', regex: '^Math\\.random\\(' },
+          ],
+          inside: {
+            stopBy: 'end',
+            any: [
+              { kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } },
+              { kind: 'variable_declarator', has: { field: 'name', regex: SECRET_NAME } },
+              { kind: 'assignment_expression', has: { field: 'left', regex: SECRET_NAME } },
+            ],
+          },
+        },
+        {
+          // A Random field that a method named like a secret (resetToken, newPassword) draws from.
+          kind: 'object_creation_expression',
+          has: { field: 'type', regex: '^(java\\.util\\.)?Random$' },
+          inside: {
+            kind: 'variable_declarator',
+            all: [
+              { has: { field: 'name', pattern: '$R' } },
+              {
+                inside: {
+                  kind: 'field_declaration',
+                  inside: {
+                    kind: 'class_body',
+                    has: {
+                      kind: 'method_declaration',
+                      all: [
+                        { has: { field: 'name', regex: SECRET_NAME } },
+                        { has: { stopBy: 'end', kind: 'method_invocation', has: { field: 'object', pattern: '$R' } } },
+                      ],
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
       ],
-      inside: {
-        stopBy: 'end',
-        any: [
-          { kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } },
-          { kind: 'variable_declarator', has: { field: 'name', regex: SECRET_NAME } },
-          { kind: 'assignment_expression', has: { field: 'left', regex: SECRET_NAME } },
-        ],
-      },
     },
     cwe: 'CWE-338',
     cvss: 7.5,
@@ -291,10 +325,12 @@ export const javaRules: Rule[] = [
         'class Tokens {\n  String generateToken() {\n    Random random = new Random();\n    return Long.toHexString(random.nextLong());\n  }\n}',
         method('String resetToken = Integer.toString(new Random().nextInt(1000000));'),
         method('long sessionId = (long) (Math.random() * Long.MAX_VALUE);'),
+        'class TokenFactory {\n  private final Random random = new Random();\n  String resetToken() {\n    return Long.toHexString(random.nextLong());\n  }\n}',
       ],
       valid: [
         'class Tokens {\n  String generateToken() {\n    SecureRandom random = new SecureRandom();\n    return Long.toHexString(random.nextLong());\n  }\n}',
         method('int jitter = new Random().nextInt(100);'),
+        'class Backoff {\n  private final Random random = new Random();\n  long delay() {\n    return random.nextInt(100);\n  }\n}',
       ],
     },
   },
@@ -498,10 +534,29 @@ export const javaRules: Rule[] = [
       all: [
         { has: { field: 'operator', regex: '^\\+=$' } },
         {
-          has: {
-            field: 'right',
-            any: [{ kind: 'string_literal' }, { has: { stopBy: 'end', kind: 'string_literal' } }],
-          },
+          any: [
+            {
+              has: {
+                field: 'right',
+                any: [{ kind: 'string_literal' }, { has: { stopBy: 'end', kind: 'string_literal' } }],
+              },
+            },
+            {
+              has: { field: 'left', kind: 'identifier', pattern: '$S' },
+              inside: {
+                stopBy: 'end',
+                kind: 'method_declaration',
+                has: {
+                  stopBy: 'end',
+                  kind: 'local_variable_declaration',
+                  all: [
+                    { has: { field: 'type', regex: '^String$' } },
+                    { has: { field: 'declarator', has: { field: 'name', pattern: '$S' } } },
+                  ],
+                },
+              },
+            },
+          ],
         },
         inLoopBody,
       ],
@@ -510,13 +565,370 @@ export const javaRules: Rule[] = [
       invalid: [
         method('for (Item item : items) {\n  csv += item.getName() + ",";\n}'),
         method('while (it.hasNext()) {\n  out += "<li>" + it.next() + "</li>";\n}'),
+        method('String out = "";\nfor (String line : lines) {\n  out += line + System.lineSeparator();\n}'),
       ],
       valid: [
         method(
           'StringBuilder sb = new StringBuilder();\nfor (Item item : items) {\n  sb.append(item.getName()).append(",");\n}',
         ),
         method('for (Item item : items) {\n  total += item.getPrice();\n}'),
+        method('long total = 0;\nfor (Item item : items) {\n  total += item.getPrice();\n}'),
         method('html += "<ul>";'),
+      ],
+    },
+  },
+  {
+    id: 'java.script-eval',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A ScriptEngine evaluates a string that is not a constant: whoever controls it runs arbitrary code in the JVM (code injection). Do not evaluate user input; use a restricted expression language or a sandbox with an allow-list.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'name', regex: '^eval$' } },
+        { has: { field: 'object', regex: '(?i)engine$' } },
+        firstArgument({ not: { kind: 'string_literal' } }),
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'program',
+            has: { stopBy: 'end', kind: 'type_identifier', regex: '^ScriptEngine$' },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-94',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'class R {\n  private final ScriptEngine engine = manager.getEngineByName("js");\n  Object run(String expr) throws Exception {\n    return engine.eval(expr);\n  }\n}',
+        'class R {\n  Object run(String expr) throws Exception {\n    ScriptEngine jsEngine = m.getEngineByName("js");\n    return jsEngine.eval("var x = " + expr);\n  }\n}',
+      ],
+      valid: [
+        'class R {\n  private final ScriptEngine engine = manager.getEngineByName("js");\n  Object run() throws Exception {\n    return engine.eval("1 + 1");\n  }\n}',
+        'class R {\n  Object run(String expr) {\n    return rulesEngine.eval(expr);\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.servlet-xss',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'A request parameter is written into the HTML response without escaping: markup in the value runs in the page (XSS). Escape it (OWASP Encoder Encode.forHtml, HtmlUtils.htmlEscape) or render a template that escapes.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'name', regex: '^(print|println|write|printf|format|append)$' } },
+        { has: { field: 'object', regex: '\\.getWriter\\(\\)$|\\.getOutputStream\\(\\)$|^(out|writer|pw)$' } },
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              stopBy: 'end',
+              kind: 'method_invocation',
+              regex:
+                '^(req|request|httpRequest|servletRequest)\\.(getParameter|getHeader|getQueryString|getRequestURI|getCookies)\\(',
+            },
+          },
+        },
+        { not: { has: { field: 'arguments', regex: '(?i)(escape|encode\\.for|sanitize)' } } },
+      ],
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        method('resp.getWriter().println("<h1>Hello, " + req.getParameter("name") + "</h1>");'),
+        method('PrintWriter out = response.getWriter();\nout.print("<p>" + request.getParameter("q") + "</p>");'),
+      ],
+      valid: [
+        method('resp.getWriter().println("<h1>Hello, " + Encode.forHtml(req.getParameter("name")) + "</h1>");'),
+        method('resp.getWriter().println("<h1>Hello</h1>");'),
+      ],
+    },
+  },
+  {
+    id: 'java.path-traversal',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'A file path is built from a request parameter without confining it: "../" in the value reaches any file the process can read (path traversal). Resolve it against the base directory, normalize() it and check startsWith(base).',
+    rule: {
+      any: [
+        { kind: 'method_invocation', regex: '^(Paths\\.get|Path\\.of)\\(' },
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(File|FileInputStream|FileReader)$' } },
+      ],
+      has: {
+        field: 'arguments',
+        has: {
+          kind: 'identifier',
+          pattern: '$P',
+          inside: {
+            stopBy: 'end',
+            kind: 'method_declaration',
+            all: [
+              {
+                has: {
+                  field: 'parameters',
+                  has: {
+                    kind: 'formal_parameter',
+                    all: [
+                      { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
+                      { has: { field: 'name', pattern: '$P' } },
+                    ],
+                  },
+                },
+              },
+              { not: { has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.startsWith\\(' } } },
+            ],
+          },
+        },
+      },
+    },
+    cwe: 'CWE-22',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        'class C {\n  @GetMapping("/d")\n  byte[] d(@RequestParam String file) throws IOException {\n    Path path = Paths.get("/srv/reports", file);\n    return Files.readAllBytes(path);\n  }\n}',
+        'class C {\n  @GetMapping("/d/{name}")\n  InputStream d(@PathVariable String name) throws IOException {\n    return new FileInputStream(new File(BASE, name));\n  }\n}',
+      ],
+      valid: [
+        'class C {\n  @GetMapping("/d")\n  byte[] d(@RequestParam String file) throws IOException {\n    Path path = ROOT.resolve(file).normalize();\n    if (!path.startsWith(ROOT)) throw new NotFound();\n    return Files.readAllBytes(path);\n  }\n}',
+        'class C {\n  byte[] d(String file) throws IOException {\n    return Files.readAllBytes(Paths.get("/srv/reports", file));\n  }\n}',
+        'class C {\n  @GetMapping("/d")\n  byte[] d(@RequestParam String id) throws IOException {\n    return Files.readAllBytes(Paths.get("/srv/reports", name));\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.ssrf',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'The server fetches a URL taken from the request: a caller can make it reach internal services or cloud metadata (SSRF). Allow-list the hosts, or map an identifier to a known URL.',
+    rule: {
+      kind: 'object_creation_expression',
+      has: { field: 'type', regex: '^(java\\.net\\.)?(URL|URI)$' },
+      all: [
+        { has: { field: 'arguments', has: { nthChild: 1, kind: 'identifier', pattern: '$P' } } },
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'method_declaration',
+            has: {
+              field: 'parameters',
+              has: {
+                kind: 'formal_parameter',
+                all: [
+                  { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
+                  { has: { field: 'name', pattern: '$P' } },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-918',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        'class P {\n  @GetMapping("/p")\n  byte[] p(@RequestParam String url) throws IOException {\n    try (InputStream in = new URL(url).openStream()) {\n      return in.readAllBytes();\n    }\n  }\n}',
+        'class P {\n  @GetMapping("/p")\n  Object p(@RequestParam("target") String target) throws Exception {\n    return client.send(HttpRequest.newBuilder(new URI(target)).build(), ofString());\n  }\n}',
+      ],
+      valid: [
+        'class P {\n  byte[] p(String url) throws IOException {\n    try (InputStream in = new URL(url).openStream()) {\n      return in.readAllBytes();\n    }\n  }\n}',
+        'class P {\n  @GetMapping("/p")\n  byte[] p(@RequestParam String id) throws IOException {\n    return new URL(BASE_URL).openStream().readAllBytes();\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.assignment-in-condition',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'An assignment is used as the condition (`=` instead of `==`): it overwrites the variable and the branch always takes the assigned value. Compare with ==, or test the boolean directly.',
+    rule: {
+      kind: 'assignment_expression',
+      has: { field: 'operator', regex: '^=$' },
+      inside: {
+        kind: 'parenthesized_expression',
+        inside: {
+          any: [{ kind: 'if_statement' }, { kind: 'while_statement' }, { kind: 'do_statement' }],
+          field: 'condition',
+        },
+      },
+    },
+    examples: {
+      invalid: [method('if (enabled = true) {\n  return;\n}'), method('while (done = false) {\n  step();\n}')],
+      valid: [
+        method('if (enabled == true) {\n  return;\n}'),
+        method('while ((line = reader.readLine()) != null) {\n  handle(line);\n}'),
+      ],
+    },
+  },
+  {
+    id: 'java.off-by-one',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop runs while i <= array.length (or list.size()) and indexes the element i: the last iteration throws IndexOutOfBoundsException. Use i < length.',
+    rule: {
+      kind: 'binary_expression',
+      all: [
+        { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+        { has: { field: 'operator', regex: '^<=$' } },
+        {
+          has: {
+            field: 'right',
+            any: [
+              {
+                kind: 'field_access',
+                all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'field', regex: '^length$' } }],
+              },
+              {
+                kind: 'method_invocation',
+                all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'name', regex: '^size$' } }],
+              },
+            ],
+          },
+        },
+        {
+          inside: {
+            kind: 'for_statement',
+            field: 'condition',
+            has: {
+              field: 'body',
+              has: {
+                stopBy: 'end',
+                any: [
+                  {
+                    kind: 'array_access',
+                    all: [{ has: { field: 'array', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+                  },
+                  {
+                    kind: 'method_invocation',
+                    all: [
+                      { has: { field: 'object', pattern: '$X' } },
+                      { has: { field: 'name', regex: '^get$' } },
+                      { has: { field: 'arguments', has: { nthChild: 1, pattern: '$I' } } },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        method('for (int i = 0; i <= values.length; i++) {\n  sum += values[i];\n}'),
+        method('for (int i = 0; i <= items.size(); i++) {\n  print(items.get(i));\n}'),
+      ],
+      valid: [
+        method('for (int i = 0; i < values.length; i++) {\n  sum += values[i];\n}'),
+        method('for (int i = 1; i <= values.length; i++) {\n  sum += values[i - 1];\n}'),
+      ],
+    },
+  },
+  {
+    id: 'java.self-equals',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'A value is compared with itself (x.equals(x) or x == x), which is always true: one side is probably a typo for the other object.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^(equals|equalsIgnoreCase)$' } },
+            { has: { field: 'object', pattern: '$A' } },
+            { has: { field: 'arguments', has: { nthChild: 1, pattern: '$A' } } },
+          ],
+        },
+        { kind: 'binary_expression', pattern: '$B == $B' },
+      ],
+    },
+    constraints: { B: { kind: 'field_access' } },
+    examples: {
+      invalid: [method('return a.getEmail().equals(a.getEmail());'), method('boolean same = a.id == a.id;')],
+      valid: [method('return a.getEmail().equals(b.getEmail());'), method('boolean same = a.id == b.id;')],
+    },
+  },
+  {
+    id: 'java.regex-compile-in-loop',
+    languages: ['java'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'A constant regular expression is compiled for every element (in a loop or a stream lambda). Compile it once into a static final Pattern.',
+    rule: {
+      kind: 'method_invocation',
+      regex: '^Pattern\\.compile\\(',
+      has: { field: 'arguments', has: { nthChild: 1, kind: 'string_literal' } },
+      any: [
+        inLoopBody,
+        {
+          inside: {
+            stopBy: { any: [{ kind: 'method_declaration' }, { kind: 'class_body' }] },
+            kind: 'lambda_expression',
+            inside: {
+              kind: 'argument_list',
+              inside: {
+                kind: 'method_invocation',
+                has: {
+                  field: 'name',
+                  regex: '^(filter|map|flatMap|forEach|anyMatch|allMatch|noneMatch|removeIf|replaceAll)$',
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        method('lines.stream().filter(line -> Pattern.compile("ERROR").matcher(line).find()).toList();'),
+        method('for (String line : lines) {\n  if (Pattern.compile("^\\\\d+$").matcher(line).matches()) n++;\n}'),
+      ],
+      valid: [
+        method('lines.stream().filter(line -> ERROR_LINE.matcher(line).find()).toList();'),
+        method(
+          'Pattern p = Pattern.compile("ERROR");\nfor (String line : lines) {\n  if (p.matcher(line).find()) n++;\n}',
+        ),
+      ],
+    },
+  },
+  {
+    id: 'java.query-in-loop',
+    languages: ['java'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'A repository lookup runs once per loop iteration (N+1 queries). Load all the rows at once, e.g. findAllById(ids), and index them in a map.',
+    rule: {
+      kind: 'method_invocation',
+      has: { field: 'name', regex: '^(findById|getById|getReferenceById|findOne|getOne)$' },
+      ...inLoopBody,
+    },
+    examples: {
+      invalid: [
+        method('for (Long id : ids) {\n  total = total.add(orders.findById(id).orElseThrow().getAmount());\n}'),
+        method('while (it.hasNext()) {\n  users.getById(it.next()).activate();\n}'),
+      ],
+      valid: [
+        method('for (Order o : orders.findAllById(ids)) {\n  total = total.add(o.getAmount());\n}'),
+        method('Order o = orders.findById(id).orElseThrow();'),
       ],
     },
   },

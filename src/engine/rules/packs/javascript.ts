@@ -69,6 +69,56 @@ const calleeProperty = (regex: string, object?: string) => ({
 });
 const calleeName = (regex: string) => ({ has: { field: 'function', kind: 'identifier', regex } });
 
+/** Names of values that must be unpredictable. */
+const SECRET_NAME = '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)';
+/** A declaration, object key or assignment whose name matches `regex`. */
+const namedTarget = (regex: string) => ({
+  any: [
+    { kind: 'variable_declarator', has: { field: 'name', regex } },
+    { kind: 'pair', has: { field: 'key', regex } },
+    { kind: 'assignment_expression', has: { field: 'left', regex } },
+  ],
+});
+/**
+ * Where a random value ends up that must not be guessable: a token/secret/session-like name, or an
+ * `id` made inside a function that creates a session, token or nonce (`newSession() { const id = ... }`).
+ */
+const RANDOM_SECRET_TARGET = {
+  any: [
+    namedTarget(SECRET_NAME),
+    {
+      ...namedTarget('^(id|_id|sid)$'),
+      inside: {
+        any: ['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
+          kind,
+          has: { field: 'name', regex: '(?i)(session|token|secret|nonce|csrf|passw|apikey|api_key|otp)' },
+        })),
+        stopBy: 'end',
+      },
+    },
+  ],
+};
+const RANDOM_TARGET_STOP = anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]);
+
+/** A callback run once per item: `items.map((item) => ...)`, `items.forEach(function (item) {...})`. */
+const ITERATION_CALLBACK = {
+  any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }],
+  inside: {
+    kind: 'arguments',
+    inside: { kind: 'call_expression', ...calleeProperty('^(map|flatMap|forEach|filter|reduce|some|every|find)$') },
+  },
+};
+/** The node (an outer loop or callback) declares, binds or assigns `$LIST`, so it may change per item. */
+const DECLARES_LIST = {
+  any: [
+    { has: { kind: 'variable_declarator', has: { field: 'name', pattern: '$LIST' }, stopBy: 'end' } },
+    { has: { kind: 'assignment_expression', has: { field: 'left', pattern: '$LIST' }, stopBy: 'end' } },
+    { has: { field: 'left', pattern: '$LIST' } },
+    { has: { field: 'parameters', has: { pattern: '$LIST', stopBy: 'end' } } },
+    { has: { field: 'parameter', pattern: '$LIST' } },
+  ],
+};
+
 /** A line comment whose text parses as a JavaScript statement. */
 const CODE_COMMENT = {
   any: [
@@ -149,6 +199,55 @@ export const javascriptRules: Rule[] = [
         "execFile('git', ['log', req.query.branch], cb);",
         "child_process.execSync('npm run build');",
         'const m = /a(b)/.exec(`ab${x}`);',
+      ],
+    },
+  },
+  {
+    id: 'js.command-injection-wrapper',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'This function is child_process.exec promisified in this file, so the interpolated or concatenated string runs in a shell: a value containing `;` or `$(...)` injects commands. Use execFile with an argument array instead.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', kind: 'identifier', pattern: '$RUN' } },
+        firstArgument(DYNAMIC_STRING),
+        // `const run = promisify(exec)` (or util.promisify(child_process.exec)) in the same file.
+        {
+          inside: {
+            kind: 'program',
+            stopBy: 'end',
+            has: {
+              kind: 'variable_declarator',
+              stopBy: 'end',
+              all: [
+                { has: { field: 'name', pattern: '$RUN' } },
+                {
+                  has: {
+                    field: 'value',
+                    kind: 'call_expression',
+                    regex: '^(util\\.)?promisify\\(\\s*((child_process|childProcess|cp)\\.)?exec\\s*\\)$',
+                  },
+                },
+              ],
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'const run = promisify(exec);\nasync function thumb(upload) {\n  await run(`convert ${upload.name} out.png`);\n}',
+        "const sh = util.promisify(child_process.exec);\nawait sh('git checkout ' + branch);",
+      ],
+      valid: [
+        "const run = promisify(execFile);\nawait run('convert', [upload.name, 'out.png']);",
+        "const run = promisify(exec);\nawait run('npm run build');",
+        'const run = (cmd) => queue.push(cmd);\nrun(`convert ${name}`);',
       ],
     },
   },
@@ -392,6 +491,10 @@ export const javascriptRules: Rule[] = [
               '^(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|unlink|unlinkSync|rm|rmSync|readdir|open)$',
               '^(fs|fsp|fsPromises|fs\\.promises|promises)$',
             ),
+            // The same functions imported by name (`import { readFile } from 'node:fs/promises'`).
+            calleeName(
+              '^(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|unlink|unlinkSync|rm|rmSync|readdir)$',
+            ),
             calleeProperty('^(sendFile|download)$', '^(res|response|reply)$'),
           ],
         },
@@ -412,11 +515,14 @@ export const javascriptRules: Rule[] = [
         "fs.readFile(path.join(__dirname, 'uploads', req.params.name), cb);",
         'res.sendFile(req.query.file);',
         'const stream = fs.createReadStream(`./files/${req.query.name}`);',
+        "const data = await readFile(join('/srv/avatars', request.params.file));",
       ],
       valid: [
         "fs.readFile(path.join(__dirname, 'uploads', path.basename(req.params.name)), cb);",
         "res.sendFile(req.query.file, { root: path.join(__dirname, 'public') });",
         "fs.readFile(path.join(__dirname, 'uploads', name), cb);",
+        "const data = await readFile(join('/srv/avatars', basename(request.params.file)));",
+        'const text = await readFile(request.file.path);',
       ],
     },
   },
@@ -526,23 +632,25 @@ export const javascriptRules: Rule[] = [
       'Math.random is predictable and must not generate tokens, passwords or secrets: use crypto.randomBytes, crypto.randomUUID or crypto.getRandomValues.',
     rule: {
       pattern: 'Math.random()',
-      inside: {
-        any: [
-          {
-            kind: 'variable_declarator',
-            has: { field: 'name', regex: '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)' },
+      any: [
+        { inside: { ...RANDOM_SECRET_TARGET, stopBy: RANDOM_TARGET_STOP } },
+        // A random string built item by item: `Array.from({ length: 32 }, () => ...Math.random()...)`.
+        {
+          inside: {
+            any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }],
+            stopBy: FUNCTION,
+            inside: {
+              kind: 'arguments',
+              inside: {
+                kind: 'call_expression',
+                regex:
+                  '^(Array\\.from\\(|\\[\\.\\.\\.(new\\s+)?Array\\(\\w+\\)\\]\\.map\\(|(new\\s+)?Array\\(\\w+\\)\\.fill\\([^)]*\\)\\.map\\()',
+                inside: { ...RANDOM_SECRET_TARGET, stopBy: RANDOM_TARGET_STOP },
+              },
+            },
           },
-          {
-            kind: 'pair',
-            has: { field: 'key', regex: '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)' },
-          },
-          {
-            kind: 'assignment_expression',
-            has: { field: 'left', regex: '(?i)(token|secret|passw|pwd|nonce|salt|otp|apikey|api_key|csrf|session)' },
-          },
-        ],
-        stopBy: anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]),
-      },
+        },
+      ],
     },
     cwe: 'CWE-338',
     examples: {
@@ -550,11 +658,18 @@ export const javascriptRules: Rule[] = [
         'const resetToken = Math.random().toString(36).slice(2);',
         'user.sessionId = Math.floor(Math.random() * 1e16).toString(16);',
         'return { csrf: Math.random().toString(36) };',
+        "function newSession(userId) {\n  const id = Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');\n  return { id, userId };\n}",
+        "const apiKey = Array.from({ length: 40 }, () => CHARS[Math.floor(Math.random() * CHARS.length)]).join('');",
+        'function createSession(user) {\n  return { id: Math.random().toString(36).slice(2), user };\n}',
       ],
       valid: [
         "const resetToken = crypto.randomBytes(32).toString('hex');",
         'const jitter = Math.random() * 100;',
         'const tokenDelay = () => { const d = 5; return d; };',
+        'const samples = Array.from({ length: 5 }, () => Math.random());',
+        "const id = Math.random().toString(36).slice(2);\nel.setAttribute('id', id);",
+        "function renderChart(points) {\n  const id = Array.from({ length: 8 }, () => Math.floor(Math.random() * 16).toString(16)).join('');\n  return draw(id, points);\n}",
+        'const tokenColors = tokens.map(() => `hsl(${Math.random() * 360}, 70%, 50%)`);',
       ],
     },
   },
@@ -812,11 +927,26 @@ export const javascriptRules: Rule[] = [
         { pattern: '$A > $A' },
         { pattern: '$A <= $A' },
         { pattern: '$A >= $A' },
+        // `x !== x` is the NaN test, but only on a plain variable: on a property path it is a typo.
+        ...['$A !== $A', '$A != $A'].map((pattern) => ({
+          pattern,
+          has: { field: 'left', any: [{ kind: 'member_expression' }, { kind: 'subscript_expression' }] },
+        })),
       ],
     },
     examples: {
-      invalid: ['if (a.id === a.id) merge(a, b);', 'const same = left.length >= left.length;'],
-      valid: ['if (a.id === b.id) merge(a, b);', 'const isNaNValue = x !== x;'],
+      invalid: [
+        'if (a.id === a.id) merge(a, b);',
+        'const same = left.length >= left.length;',
+        'if (after[i].updatedAt !== after[i].updatedAt) changes.push(after[i]);',
+        'const moved = row.position != row.position;',
+      ],
+      valid: [
+        'if (a.id === b.id) merge(a, b);',
+        'const isNaNValue = x !== x;',
+        'if (value !== value) return null;',
+        'if (after[i].updatedAt !== before[i].updatedAt) changes.push(after[i]);',
+      ],
     },
   },
   {
@@ -968,6 +1098,129 @@ export const javascriptRules: Rule[] = [
         "async function save() {\n  await fs.promises.writeFile(file, data);\n  console.info('saved');\n}",
         'function clean() {\n  return fsp.rm(dir, { recursive: true });\n}',
         'fs.writeFile(file, data, cb);',
+      ],
+    },
+  },
+  {
+    id: 'js.async-foreach',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'forEach ignores the promises its async callback returns: the caller carries on before any of the work finishes and a rejection is unhandled. Use a for-of loop with await, or await Promise.all(items.map(async ...)).',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^forEach$'),
+        firstArgument({ any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }], regex: '^async\\b' }),
+      ],
+    },
+    examples: {
+      invalid: [
+        'async function cleanup(store) {\n  const expired = await store.listExpired();\n  expired.forEach(async (session) => {\n    await store.delete(session.id);\n  });\n}',
+        'files.forEach(async function (file) {\n  await upload(file);\n});',
+      ],
+      valid: [
+        'async function cleanup(store) {\n  for (const session of await store.listExpired()) {\n    await store.delete(session.id);\n  }\n}',
+        'await Promise.all(files.map(async (file) => upload(file)));',
+        'files.forEach((file) => queue.push(file));',
+      ],
+    },
+  },
+  {
+    id: 'js.unawaited-write',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This database write (save/insert/update...) returns a promise that is dropped inside an async function: the function goes on (and may respond) before the write is done, and a failure becomes an unhandled rejection instead of an error. Await it.',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        kind: 'call_expression',
+        all: [
+          {
+            any: [
+              calleeProperty(
+                '^(save|insertOne|insertMany|updateOne|updateMany|deleteOne|deleteMany|replaceOne|upsert|bulkWrite|findOneAndUpdate|findByIdAndUpdate|findByIdAndDelete|persist)$',
+              ),
+              // `insert` is also a method of in-memory trees and lists.
+              {
+                ...calleeProperty('^insert$'),
+                not: {
+                  has: {
+                    field: 'function',
+                    has: {
+                      field: 'object',
+                      regex: '(?i)(tree|trie|heap|list|set|map|index|queue|buffer|text|editor|range|node)$',
+                    },
+                  },
+                },
+              },
+            ],
+          },
+          // A canvas context's save() is synchronous.
+          { not: { has: { field: 'function', has: { field: 'object', regex: '(?i)(ctx|context|canvas)$' } } } },
+        ],
+      },
+      // The nearest function is async and already awaits something: its calls are expected to be awaited.
+      inside: {
+        ...FUNCTION,
+        all: [
+          { regex: '^((public|private|protected|static)\\s+)*async\\b' },
+          { has: { kind: 'await_expression', stopBy: 'end' } },
+        ],
+        stopBy: FUNCTION,
+      },
+    },
+    examples: {
+      invalid: [
+        'async function updateProfile(req, res) {\n  const user = await User.findById(req.user.id);\n  user.save();\n  res.status(204).end();\n}',
+        "async function deleteProject(id) {\n  await projects.delete(id);\n  auditLog.insert({ action: 'project.delete', id });\n}",
+      ],
+      valid: [
+        'async function updateProfile(req, res) {\n  const user = await User.findById(req.user.id);\n  await user.save();\n  res.status(204).end();\n}',
+        'function draw(ctx) {\n  user.save();\n}',
+        'async function paint(ctx) {\n  await loadImage(src);\n  ctx.save();\n}',
+        'async function build(words) {\n  const list = await words;\n  tree.insert(list);\n}',
+        'async function f(doc) {\n  await lock();\n  return doc.save();\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.swallowed-promise-all',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'Awaiting Promise.all(...).catch(() => {}) throws away every failure of the batch: the caller believes all of it succeeded. Log or rethrow the error, or use Promise.allSettled and report the rejected ones.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^catch$'),
+        {
+          has: {
+            field: 'function',
+            has: { field: 'object', kind: 'call_expression', regex: '^Promise\\.(all|any|race)\\(' },
+          },
+        },
+        firstArgument({
+          any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }],
+          has: { field: 'body', regex: '^(\\{\\s*\\}|undefined)$' },
+        }),
+        { inside: { kind: 'await_expression' } },
+      ],
+    },
+    examples: {
+      invalid: [
+        'async function warm(keys, cache) {\n  await Promise.all(keys.map((key) => cache.load(key))).catch(() => {});\n}',
+        'const users = await Promise.all(ids.map(load)).catch(function () {});',
+      ],
+      valid: [
+        "await Promise.all(keys.map((key) => cache.load(key))).catch((err) => log.warn({ err }, 'warm-up failed'));",
+        'await fs.rm(tmp).catch(() => {});',
+        'void Promise.all(tasks).catch(() => {});',
+        'const results = await Promise.allSettled(keys.map((key) => cache.load(key)));',
       ],
     },
   },
@@ -1146,6 +1399,110 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.regex-rebuilt-per-item',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'This RegExp is built only from the inner loop item, so the same patterns are compiled again for every item of the outer loop: compile them once before it (e.g. `const patterns = terms.map((t) => new RegExp(t))`).',
+    rule: {
+      kind: 'new_expression',
+      has: { field: 'constructor', regex: '^RegExp$' },
+      all: [
+        // The nearest loop is a for-of over a list ($LIST) that does not change with the outer iteration.
+        {
+          inside: {
+            kind: 'for_in_statement',
+            field: 'body',
+            stopBy: LOOP_OR_FUNCTION,
+            all: [
+              { has: { field: 'left', kind: 'identifier', pattern: '$ITEM' } },
+              { has: { field: 'right', kind: 'identifier', pattern: '$LIST' } },
+              {
+                any: [
+                  ...LOOP_KINDS.map((kind) => ({
+                    inside: { kind, field: 'body', stopBy: LOOP_OR_FUNCTION, not: DECLARES_LIST },
+                  })),
+                  { inside: { ...ITERATION_CALLBACK, stopBy: LOOP_OR_FUNCTION, not: DECLARES_LIST } },
+                ],
+              },
+            ],
+          },
+        },
+        // The pattern uses the inner item and nothing else that could vary (helper calls are fine).
+        { has: { field: 'arguments', has: { kind: 'identifier', pattern: '$ITEM', stopBy: 'end' } } },
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                kind: 'identifier',
+                not: { any: [{ pattern: '$ITEM' }, { inside: { kind: 'call_expression', field: 'function' } }] },
+                stopBy: 'end',
+              },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        "return lines.map((line) => {\n  for (const term of terms) {\n    const pattern = new RegExp(`\\\\b${term}\\\\b`, 'gi');\n    line = line.replace(pattern, mark);\n  }\n  return line;\n});",
+        "for (const file of files) {\n  for (const word of banned) {\n    if (new RegExp(escapeRegExp(word), 'i').test(file.text)) hits++;\n  }\n}",
+      ],
+      valid: [
+        "const patterns = terms.map((term) => new RegExp(`\\\\b${term}\\\\b`, 'gi'));\nreturn lines.map((line) => patterns.reduce((out, p) => out.replace(p, mark), line));",
+        'for (const word of words) {\n  const re = new RegExp(word, "i");\n  hits += re.test(text) ? 1 : 0;\n}',
+        'for (const doc of docs) {\n  for (const term of doc.terms) {\n    if (new RegExp(term).test(doc.text)) hits++;\n  }\n}',
+        'rows.forEach((row) => {\n  for (const key of keys) {\n    const re = new RegExp(`${key}=${row.id}`);\n    use(re);\n  }\n});',
+      ],
+    },
+  },
+  {
+    id: 'js.json-parse-invariant-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'JSON.parse of the same stored value (a fixed localStorage key, file or environment variable) runs again on every iteration, re-reading and re-parsing it each time: parse it once before the loop.',
+    rule: {
+      pattern: 'JSON.parse($$$)',
+      all: [
+        firstArgument({
+          any: [
+            {
+              kind: 'call_expression',
+              all: [
+                calleeProperty('^(getItem|readFileSync)$'),
+                {
+                  has: {
+                    field: 'arguments',
+                    regex: '^\\(\\s*([\'"][^\'"]*[\'"]|[A-Z][A-Z0-9_]*)(\\s*,\\s*[\'"][^\'"]*[\'"])*\\s*,?\\s*\\)$',
+                  },
+                },
+              ],
+            },
+            { kind: 'member_expression', regex: '^process\\.env\\.\\w+$' },
+          ],
+        }),
+        inLoopBody(),
+      ],
+    },
+    examples: {
+      invalid: [
+        "for (const line of lines) {\n  const settings = JSON.parse(localStorage.getItem('eventSettings'));\n  if (settings.ignored.includes(line)) continue;\n}",
+        "while (queue.length) {\n  const config = JSON.parse(fs.readFileSync('config.json', 'utf8'));\n  run(queue.pop(), config);\n}",
+        'for (let i = 0; i < n; i++) {\n  const flags = JSON.parse(process.env.FEATURE_FLAGS);\n  use(flags, i);\n}',
+      ],
+      valid: [
+        "const settings = JSON.parse(localStorage.getItem('eventSettings'));\nfor (const line of lines) {\n  if (settings.ignored.includes(line)) continue;\n}",
+        'for (const line of lines) {\n  const event = JSON.parse(line);\n  count(event);\n}',
+        'for (const key of keys) {\n  out.push(JSON.parse(localStorage.getItem(key)));\n}',
+        "for (const file of files) {\n  out.push(JSON.parse(fs.readFileSync(file, 'utf8')));\n}",
+      ],
+    },
+  },
+  {
     id: 'js.json-clone-in-loop',
     languages: LANGUAGES,
     type: 'performance',
@@ -1177,10 +1534,19 @@ export const javascriptRules: Rule[] = [
     severity: 'info',
     message:
       'Debug output left in the code: remove it, or use the application logger so it has a level and can be turned off.',
-    rule: { kind: 'call_expression', ...calleeProperty('^(log|debug|trace|dir|table)$', '^console$') },
+    rule: {
+      kind: 'call_expression',
+      ...calleeProperty('^(log|debug|trace|dir|table)$', '^console$'),
+      // A file starting with `#!/usr/bin/env node` is a command-line script: printing is its job.
+      not: { inside: { kind: 'program', has: { kind: 'hash_bang_line' }, stopBy: 'end' } },
+    },
     examples: {
       invalid: ["console.log('user', user);", 'console.debug(payload);'],
-      valid: ["logger.info({ user }, 'user loaded');", "console.error('fatal:', err.message);"],
+      valid: [
+        "logger.info({ user }, 'user loaded');",
+        "console.error('fatal:', err.message);",
+        '#!/usr/bin/env node\nconst [, , file] = process.argv;\nconsole.log(`${file}: done`);',
+      ],
     },
   },
   {

@@ -819,4 +819,370 @@ export const pythonRules: Rule[] = [
       ],
     },
   },
+  {
+    id: 'py.template-injection',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Template source built from a value at run time: Jinja2 evaluates {{ ... }} in that value, so a user can run code on the server (server-side template injection). Keep the template constant and pass the value as a variable: render_template_string("<h1>Hello {{ name }}</h1>", name=name).',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex:
+              '^(flask\\.)?render_template_string$|^(jinja2\\.)?Template$|^(\\w+\\.)*(env|environment|jinja_env)\\.from_string$',
+          },
+        },
+        firstArgument({
+          any: [
+            { kind: 'string', has: { kind: 'interpolation' } },
+            {
+              kind: 'binary_operator',
+              all: [{ has: { field: 'operator', regex: '^(\\+|%)$' } }, { has: { stopBy: 'end', kind: 'string' } }],
+            },
+            { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^[\\s\\S]*\\.format$' } },
+            fromRequest(),
+          ],
+        }),
+      ],
+    },
+    cwe: 'CWE-1336',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'return render_template_string("<h1>Hello " + name + "</h1>")',
+        'return render_template_string(f"<p>{request.args.get(\'msg\')}</p>")',
+        'html = Template("Dear %s," % user.name).render()',
+        'return render_template_string(request.form["tpl"])',
+      ],
+      valid: [
+        'return render_template_string("<h1>Hello {{ name }}</h1>", name=name)',
+        'return render_template_string(TEMPLATE, user=user)',
+        'return render_template("hello.html", name=name)',
+      ],
+    },
+  },
+  {
+    id: 'py.mark-safe',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'mark_safe/Markup on a string built with values turns off escaping for those values: HTML in a user field runs in the page (XSS). Use format_html("<a href=\\"{}\\">{}</a>", url, name), which escapes the arguments.',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex: '^((django\\.utils\\.safestring\\.)?mark_safe|(markupsafe\\.)?Markup|SafeString)$',
+          },
+        },
+        firstArgument({
+          any: [
+            { kind: 'string', has: { kind: 'interpolation' } },
+            {
+              kind: 'binary_operator',
+              all: [
+                { has: { field: 'operator', regex: '^(\\+|%)$' } },
+                { has: { stopBy: 'end', kind: 'string' } },
+                { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'attribute' }, { kind: 'call' }] } },
+              ],
+            },
+            {
+              kind: 'call',
+              has: {
+                field: 'function',
+                kind: 'attribute',
+                all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
+              },
+            },
+          ],
+        }),
+      ],
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        'return mark_safe(f\'<a href="/u/{user.username}">{user.display_name}</a>\')',
+        'html = Markup("<b>" + comment.body + "</b>")',
+        'return mark_safe("<p>{}</p>".format(bio))',
+      ],
+      valid: [
+        'return format_html(\'<a href="/u/{}">{}</a>\', user.username, user.display_name)',
+        'return mark_safe("<br>")',
+        'return mark_safe(rendered)',
+      ],
+    },
+  },
+  {
+    id: 'py.coroutine-not-awaited',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'An asyncio coroutine called without await only creates a coroutine object: it never runs (Python warns "coroutine was never awaited"). Add await, or schedule it with asyncio.create_task().',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        kind: 'call',
+        has: {
+          field: 'function',
+          regex:
+            '^asyncio\\.(sleep|gather|wait|wait_for|open_connection|create_subprocess_exec|create_subprocess_shell|to_thread|shield)$',
+        },
+      },
+      inside: { stopBy: { kind: 'function_definition' }, kind: 'function_definition', regex: '^async\\s' },
+    },
+    examples: {
+      invalid: [
+        'async def sync(client):\n    client.store()\n    asyncio.sleep(1)',
+        'async def run(tasks):\n    asyncio.gather(*tasks)\n    return True',
+      ],
+      valid: [
+        'async def sync(client):\n    await asyncio.sleep(1)',
+        'async def run(tasks):\n    task = asyncio.gather(*tasks)\n    return await task',
+        'def main():\n    asyncio.run(start())',
+      ],
+    },
+  },
+  {
+    id: 'py.self-comparison-call',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'The same deterministic call is compared with itself, so the result never changes: one side is probably a typo (e.g. getattr(old, f) != getattr(new, f)).',
+    rule: {
+      kind: 'comparison_operator',
+      any: [{ pattern: '$C == $C' }, { pattern: '$C != $C' }],
+    },
+    constraints: {
+      C: {
+        kind: 'call',
+        has: { field: 'function', regex: '^(getattr|len|str|int|float|bool|type|repr|abs|tuple|sorted|hash)$' },
+        not: { has: { field: 'arguments', has: { stopBy: 'end', kind: 'call' } } },
+      },
+    },
+    examples: {
+      invalid: [
+        'if getattr(old, field) != getattr(old, field):\n    changed.append(field)',
+        'assert len(items) == len(items)',
+      ],
+      valid: [
+        'if getattr(old, field) != getattr(new, field):\n    changed.append(field)',
+        'if random() == random():\n    pass',
+        'if len(a) == len(b):\n    pass',
+      ],
+    },
+  },
+  {
+    id: 'py.unreachable-code',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This statement comes right after a return, raise, break or continue in the same block: it never runs. Remove it or move it before the jump.',
+    rule: {
+      any: [
+        { kind: 'expression_statement' },
+        { kind: 'return_statement' },
+        { kind: 'if_statement' },
+        { kind: 'for_statement' },
+        { kind: 'while_statement' },
+        { kind: 'with_statement' },
+        { kind: 'try_statement' },
+        { kind: 'raise_statement' },
+        { kind: 'assert_statement' },
+        { kind: 'delete_statement' },
+      ],
+      inside: { kind: 'block' },
+      follows: {
+        any: [
+          { kind: 'return_statement' },
+          { kind: 'raise_statement' },
+          { kind: 'continue_statement' },
+          { kind: 'break_statement' },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'def price(p, r):\n    total = p * r\n    return total\n    logger.info("total %s", total)',
+        'for x in xs:\n    continue\n    handle(x)',
+      ],
+      valid: [
+        'def price(p, r):\n    total = p * r\n    logger.info("total %s", total)\n    return total',
+        'def f(x):\n    if x:\n        return 1\n    return 2',
+      ],
+    },
+  },
+  {
+    id: 'py.off-by-one-index',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop runs i up to len(values) - 1 but the body reads values[i + 1]: the last iteration raises IndexError. Loop over range(len(values) - 1), or use zip(values, values[1:]).',
+    rule: {
+      kind: 'call',
+      pattern: 'range(len($V))',
+      inside: {
+        kind: 'for_statement',
+        field: 'right',
+        all: [
+          { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+          { has: { field: 'body', has: { stopBy: 'end', kind: 'subscript', pattern: '$V[$I + 1]' } } },
+          { not: { has: { field: 'body', has: { stopBy: 'end', kind: 'comparison_operator', regex: 'len\\(' } } } },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'for i in range(len(values)):\n    deltas.append(values[i + 1] - values[i])',
+        'for k in range(len(xs)):\n    if xs[k + 1] < xs[k]:\n        return False',
+      ],
+      valid: [
+        'for i in range(len(values) - 1):\n    deltas.append(values[i + 1] - values[i])',
+        'for i in range(len(values)):\n    total += values[i]',
+        'for i in range(len(xs)):\n    if i + 1 < len(xs) and xs[i + 1] < xs[i]:\n        return False',
+      ],
+    },
+  },
+  {
+    id: 'py.await-in-loop',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'An await inside a for loop runs the calls one after another. When they are independent, start them together: results = await asyncio.gather(*(client.get(u.id) for u in users)).',
+    rule: {
+      kind: 'await',
+      not: {
+        has: {
+          kind: 'call',
+          has: { field: 'function', regex: '^asyncio\\.(sleep|gather|wait|wait_for)$|\\.(acquire|put|send|sleep)$' },
+        },
+      },
+      inside: {
+        stopBy: { any: [{ kind: 'function_definition' }, { kind: 'lambda' }] },
+        kind: 'block',
+        inside: { kind: 'for_statement', not: { regex: '^async\\s' } },
+      },
+    },
+    examples: {
+      invalid: [
+        'async def enrich(users, client):\n    for user in users:\n        profile = await client.get(user.id)',
+        'async def save(items, db):\n    for item in items:\n        await db.insert(item)',
+      ],
+      valid: [
+        'async def enrich(users, client):\n    return await asyncio.gather(*(client.get(u.id) for u in users))',
+        'async def poll(stream):\n    async for event in stream:\n        await handle(event)',
+        'async def pace(items):\n    for item in items:\n        await asyncio.sleep(1)',
+      ],
+    },
+  },
+  {
+    id: 'py.blocking-call-in-async',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'A blocking call inside async def stops the whole event loop: no other request is served meanwhile. Use await asyncio.sleep() / an async client (httpx.AsyncClient), or run it with asyncio.to_thread().',
+    rule: {
+      kind: 'call',
+      has: {
+        field: 'function',
+        regex:
+          '^(time\\.sleep|requests\\.(get|post|put|patch|delete|head|request)|urllib\\.request\\.urlopen|subprocess\\.(run|call|check_output|check_call))$',
+      },
+      inside: { stopBy: { kind: 'function_definition' }, kind: 'function_definition', regex: '^async\\s' },
+    },
+    examples: {
+      invalid: [
+        'async def status():\n    time.sleep(0.5)\n    return {"ok": True}',
+        'async def fetch(url):\n    return requests.get(url, timeout=5).json()',
+      ],
+      valid: [
+        'async def status():\n    await asyncio.sleep(0.5)',
+        'def status():\n    time.sleep(0.5)',
+        'async def outer():\n    def inner():\n        time.sleep(1)\n    await asyncio.to_thread(inner)',
+      ],
+    },
+  },
+  {
+    id: 'py.loop-invariant-json',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'json.loads (or re.compile) is called in a loop on a value that does not change between iterations: the same document is parsed every time. Parse it once before the loop.',
+    rule: {
+      kind: 'call',
+      pattern: '$F($X)',
+      inside: {
+        stopBy: { kind: 'function_definition' },
+        kind: 'for_statement',
+        all: [
+          { not: { has: { field: 'left', any: [{ pattern: '$X' }, { has: { stopBy: 'end', pattern: '$X' } }] } } },
+          {
+            not: {
+              has: {
+                field: 'body',
+                has: {
+                  stopBy: 'end',
+                  any: [{ kind: 'assignment' }, { kind: 'augmented_assignment' }],
+                  has: { field: 'left', any: [{ pattern: '$X' }, { has: { stopBy: 'end', pattern: '$X' } }] },
+                },
+              },
+            },
+          },
+        ],
+      },
+    },
+    constraints: {
+      F: { regex: '^(json\\.loads|re\\.compile|yaml\\.safe_load)$' },
+      X: { kind: 'identifier' },
+    },
+    examples: {
+      invalid: [
+        'for sample in samples:\n    config = json.loads(config_text)\n    check(sample, config)',
+        'for line in lines:\n    if re.compile(pattern).match(line):\n        keep(line)',
+      ],
+      valid: [
+        'for line in f:\n    records.append(json.loads(line))',
+        'for path in paths:\n    text = path.read_text()\n    docs.append(json.loads(text))',
+        'config = json.loads(config_text)\nfor sample in samples:\n    check(sample, config)',
+      ],
+    },
+  },
+  {
+    id: 'py.commented-out-code',
+    languages: ['python'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
+    rule: {
+      kind: 'comment',
+      regex:
+        '^#\\s*(await\\s+|return\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)\\s*$|^#\\s*[A-Za-z_]\\w*(\\.\\w+)*\\s*=\\s*[\\w"\'\\[{(].*$',
+      not: { regex: '(?i)^#\\s*(type|noqa|pylint|fmt|isort|pragma|todo|fixme|note|xxx)\\b' },
+    },
+    examples: {
+      invalid: [
+        'def nightly(db):\n    db.vacuum()\n    # db.rebuild_indexes(concurrently=True)',
+        'x = 1\n# retries = 5',
+      ],
+      valid: [
+        '# Rebuild the indexes after the vacuum.\ndb.vacuum()',
+        'x = load()  # type: ignore',
+        '# see https://example.com/docs',
+      ],
+    },
+  },
 ];

@@ -470,8 +470,8 @@ export const rubyRules: Rule[] = [
   {
     id: 'rb.debugger',
     languages: ['ruby'],
-    type: 'bug',
-    severity: 'important',
+    type: 'style',
+    severity: 'warning',
     message:
       'A debugger breakpoint (binding.pry, byebug, debugger) left in the code stops the process waiting for a terminal. Remove it before merging.',
     rule: {
@@ -519,19 +519,312 @@ export const rubyRules: Rule[] = [
           inside: {
             stopBy: 'end',
             kind: 'class',
-            has: {
-              field: 'superclass',
-              regex: '(Controller|ApplicationRecord|ActiveRecord::Base|ApplicationJob|ActiveJob::Base|Mailer)$',
+            any: [
+              {
+                has: {
+                  field: 'superclass',
+                  regex: '(Controller|ApplicationRecord|ActiveRecord::Base|ApplicationJob|ActiveJob::Base|Mailer)$',
+                },
+              },
+              { has: { field: 'name', regex: '(Service|Job|Worker|Controller|Mailer|Policy|Serializer)$' } },
+            ],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        action('p @user\nrender :show'),
+        action('puts "params: #{params.inspect}"'),
+        'class PaymentService\n  def charge(order)\n    puts "charging #{order.id}"\n  end\nend',
+      ],
+      valid: [
+        'task :import do\n  puts "imported #{count} rows"\nend',
+        action('Rails.logger.info("params: #{params.inspect}")'),
+      ],
+    },
+  },
+  {
+    id: 'rb.template-injection',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A template compiled from a request parameter: ERB runs the <%= %> code in it on the server (server-side template injection, remote code execution). Render a fixed template and pass the value as data.',
+    rule: {
+      kind: 'call',
+      any: [
+        {
+          all: [
+            { has: { field: 'receiver', regex: '^(ERB|Erubi::Engine|Liquid::Template|Haml::Engine|Slim::Template)$' } },
+            { has: { field: 'method', regex: '^(new|parse)$' } },
+            firstArgument(fromParams),
+          ],
+        },
+        {
+          all: [
+            { has: { field: 'method', regex: '^render$' } },
+            {
+              has: {
+                field: 'arguments',
+                has: { kind: 'pair', regex: '^inline:', has: { stopBy: 'end', regex: PARAMS } },
+              },
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-1336',
+    cvss: 9.8,
+    examples: {
+      invalid: [action('html = ERB.new(params[:template]).result(binding)'), action('render inline: params[:body]')],
+      valid: [
+        action('html = ERB.new(File.read(template_path)).result(binding)'),
+        action('render inline: "<p><%= @user.name %></p>"'),
+      ],
+    },
+  },
+  {
+    id: 'rb.html-safe',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'html_safe/raw marks a string built from data as safe, so Rails does not escape it: markup in the value runs in the page (XSS). Build it with content_tag / tag helpers or format with ERB::Util.h, or sanitize() it.',
+    rule: {
+      kind: 'call',
+      any: [
+        { all: [{ has: { field: 'method', regex: '^html_safe$' } }, { has: { field: 'receiver', ...interpolated } }] },
+        {
+          all: [
+            { has: { field: 'method', regex: '^html_safe$' } },
+            { has: { field: 'receiver', any: [{ regex: PARAMS }, { has: { stopBy: 'end', regex: PARAMS } }] } },
+          ],
+        },
+        {
+          all: [
+            { has: { field: 'method', regex: '^html_safe$' } },
+            { has: { field: 'receiver', kind: 'identifier', pattern: '$V' } },
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'method',
+                has: {
+                  stopBy: 'end',
+                  kind: 'assignment',
+                  all: [
+                    { has: { field: 'left', pattern: '$V' } },
+                    { has: { field: 'right', has: { stopBy: 'end', regex: PARAMS } } },
+                  ],
+                },
+              },
+            },
+          ],
+        },
+        {
+          all: [
+            { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+            { has: { field: 'method', regex: '^raw$' } },
+            firstArgument({
+              any: [
+                interpolated,
+                { regex: PARAMS },
+                {
+                  kind: 'call',
+                  all: [
+                    { has: { field: 'receiver', any: [{ kind: 'identifier' }, { kind: 'instance_variable' }] } },
+                    { not: { has: { field: 'arguments', regex: '[\\s\\S]' } } },
+                    { not: { has: { field: 'method', regex: '(?i)(html|safe|sanitized|escaped|rendered|json)' } } },
+                  ],
+                },
+              ],
+            }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        'def render_comment(comment)\n  "<p>#{comment.body}</p>".html_safe\nend',
+        'def bio_for(user)\n  raw(user.bio)\nend',
+        action('html = ERB.new(params[:template]).result(binding)\nrender html: html.html_safe'),
+      ],
+      valid: [
+        'def render_comment(comment)\n  content_tag(:p, comment.body, class: "comment")\nend',
+        'def bio_for(user)\n  raw(sanitize(user.bio))\nend',
+        'def icon\n  "<i class=\\"icon\\"></i>".html_safe\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.ssrf',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'The server fetches a URL taken from params: a caller can make it reach internal services or cloud metadata (SSRF). Allow-list the hosts before fetching.',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          any: [
+            {
+              all: [
+                { has: { field: 'receiver', regex: '^(Net::HTTP|HTTParty|Faraday|RestClient|HTTP|Excon|URI)$' } },
+                { has: { field: 'method', regex: '^(get|get_response|post|post_form|head|start|open|new)$' } },
+              ],
+            },
+          ],
+        },
+        {
+          has: {
+            field: 'arguments',
+            has: { nthChild: 1, any: [{ regex: PARAMS }, { has: { stopBy: 'end', regex: PARAMS } }] },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-918',
+    cvss: 7.5,
+    examples: {
+      invalid: [action('image = Net::HTTP.get(URI(params[:avatar_url]))'), action('resp = HTTParty.get(params[:url])')],
+      valid: [
+        action('image = Net::HTTP.get(URI(AVATAR_BASE))'),
+        action('resp = HTTParty.get("https://api.example.com", query: { q: params[:q] })'),
+      ],
+    },
+  },
+  {
+    id: 'rb.off-by-one-range',
+    languages: ['ruby'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The inclusive range 0..x.length goes one past the last index: x[x.length] is nil and arithmetic on it raises NoMethodError. Use 0...x.length (three dots), each_index, or each_cons(2).',
+    rule: {
+      kind: 'range',
+      all: [
+        { regex: '^0\\s*\\.\\.\\s*[^.]' },
+        {
+          has: {
+            nthChild: 2,
+            kind: 'call',
+            all: [
+              { has: { field: 'receiver', pattern: '$X' } },
+              { has: { field: 'method', regex: '^(length|size|count)$' } },
+            ],
+          },
+        },
+        {
+          inside: {
+            stopBy: { kind: 'method' },
+            kind: 'call',
+            has: { stopBy: 'end', kind: 'element_reference', has: { nthChild: 1, pattern: '$X' } },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'def deltas(values)\n  (0..values.length).map { |i| values[i + 1] - values[i] }\nend',
+        'def sum(xs)\n  (0..xs.size).each { |i| total += xs[i] }\nend',
+      ],
+      valid: [
+        'def deltas(values)\n  (0...values.length).map { |i| values[i + 1] - values[i] }\nend',
+        'def pages(items)\n  (0..items.length).step(10).to_a\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.self-comparison',
+    languages: ['ruby'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'A value compared with itself is always true (or always false): one side is probably a typo, e.g. plan_id == other.plan_id.',
+    rule: {
+      kind: 'binary',
+      any: [{ pattern: '$A == $A' }, { pattern: '$A != $A' }],
+    },
+    constraints: {
+      A: {
+        any: [
+          { kind: 'identifier', not: { regex: '^(rand|gets|readline|srand)$' } },
+          { kind: 'instance_variable' },
+          { kind: 'call', regex: '^@?[a-z_]\\w*\\.[a-z_]\\w*[?]?$' },
+        ],
+      },
+    },
+    examples: {
+      invalid: ['def plan_changed?(other)\n  plan_id == plan_id\nend', 'def same?(o)\n  user.id != user.id\nend'],
+      valid: ['def plan_changed?(other)\n  plan_id == other.plan_id\nend', 'def same?(o)\n  rand == rand\nend'],
+    },
+  },
+  {
+    id: 'rb.query-in-loop',
+    languages: ['ruby'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'A record is loaded once per element of a loop (N+1 queries). Load them in one query, e.g. Project.where(id: ids).index_by(&:id), or use includes.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', kind: 'constant' } },
+        { has: { field: 'method', regex: '^(find|find_by|find_by!|find_by_id)$' } },
+        {
+          inside: {
+            stopBy: { kind: 'method' },
+            any: [{ kind: 'do_block' }, { kind: 'block' }],
+            inside: {
+              kind: 'call',
+              has: { field: 'method', regex: '^(each|map|flat_map|each_with_object|select|collect|sum|filter_map)$' },
             },
           },
         },
       ],
     },
     examples: {
-      invalid: [action('p @user\nrender :show'), action('puts "params: #{params.inspect}"')],
+      invalid: [
+        action('@rows = ids.map do |id|\n  project = Project.find(id)\n  project.name\nend'),
+        action('users.each { |u| Account.find_by(user_id: u.id).touch }'),
+      ],
       valid: [
-        'task :import do\n  puts "imported #{count} rows"\nend',
-        action('Rails.logger.info("params: #{params.inspect}")'),
+        action('projects = Project.where(id: ids).index_by(&:id)'),
+        action('project = Project.find(params[:id])'),
+      ],
+    },
+  },
+  {
+    id: 'rb.string-concat-in-loop',
+    languages: ['ruby'],
+    type: 'performance',
+    severity: 'info',
+    message:
+      'str += in a loop allocates a new string and copies the old one on every iteration (quadratic). Append with << to a mutable string, or collect the parts and join them.',
+    rule: {
+      kind: 'operator_assignment',
+      all: [
+        { regex: '^\\S+\\s*\\+=' },
+        { has: { field: 'right', any: [{ kind: 'string' }, { has: { stopBy: 'end', kind: 'string' } }] } },
+        {
+          inside: {
+            stopBy: { kind: 'method' },
+            any: [{ kind: 'do_block' }, { kind: 'block' }, { kind: 'while' }, { kind: 'until' }, { kind: 'for' }],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'def build(lines)\n  out = ""\n  lines.each { |line| out += "#{line}\\n" }\n  out\nend',
+        'def build(rows)\n  rows.each do |r|\n    csv += r.join(",") + "\\n"\n  end\nend',
+      ],
+      valid: [
+        'def build(lines)\n  out = +""\n  lines.each { |line| out << "#{line}\\n" }\n  out\nend',
+        'def total(items)\n  items.each { |i| sum += i.price }\nend',
       ],
     },
   },
