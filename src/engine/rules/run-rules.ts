@@ -3,6 +3,7 @@ import { type Language, ruleLanguagesFor } from '../languages.js';
 import type { FindingType, Severity } from '../types.js';
 import { matchRule, parseSource } from './ast-grep.js';
 import { suggestionFor } from './render-fix.js';
+import { type AnchorGroups, AnchorText, ruleAnchors } from './rule-anchors.js';
 import type { Rule } from './rule-schema.js';
 
 export interface RunRulesInput {
@@ -48,17 +49,43 @@ function snippetOf(text: string): string {
   return first.trim().slice(0, SNIPPET_MAX);
 }
 
-function firstAddedLine(startLine: number, endLine: number, addedLines: Set<number>): number | undefined {
-  if (endLine - startLine + 1 > addedLines.size) {
-    for (const line of [...addedLines].sort((a, b) => a - b)) {
-      if (line >= startLine && line <= endLine) return line;
+/** The added lines in ascending order, sorted once per file and only when a long match needs it. */
+class AddedLines {
+  #sorted: number[] | undefined;
+  constructor(readonly set: Set<number>) {}
+
+  /** The first added line in [startLine, endLine]. */
+  firstIn(startLine: number, endLine: number): number | undefined {
+    if (endLine - startLine + 1 > this.set.size) {
+      this.#sorted ??= [...this.set].sort((a, b) => a - b);
+      const sorted = this.#sorted;
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((sorted[mid] as number) < startLine) lo = mid + 1;
+        else hi = mid;
+      }
+      const line = sorted[lo];
+      return line !== undefined && line <= endLine ? line : undefined;
+    }
+    for (let line = startLine; line <= endLine; line += 1) {
+      if (this.set.has(line)) return line;
     }
     return undefined;
   }
-  for (let line = startLine; line <= endLine; line += 1) {
-    if (addedLines.has(line)) return line;
+}
+
+/** Each rule's anchors, derived once from the rule object (rules are immutable once loaded). */
+const ANCHORS = new WeakMap<Rule, AnchorGroups>();
+
+function anchorsOf(rule: Rule): AnchorGroups {
+  let anchors = ANCHORS.get(rule);
+  if (anchors === undefined) {
+    anchors = ruleAnchors(rule.rule);
+    ANCHORS.set(rule, anchors);
   }
-  return undefined;
+  return anchors;
 }
 
 function applies(rule: Rule, families: string[], input: RunRulesInput): boolean {
@@ -83,7 +110,10 @@ function safeMatches(root: SgNode, rule: Rule): SgNode[] {
 export function runRules(input: RunRulesInput): RuleMatch[] {
   if (input.addedLines.size === 0) return [];
   const families = ruleLanguagesFor(input.language);
-  const rules = input.rules.filter((r) => applies(r, families, input));
+  // A rule whose anchors (text its pattern or regex requires) are not in the file cannot match:
+  // skipping it saves a walk of the whole tree.
+  const text = new AnchorText(input.source);
+  const rules = input.rules.filter((r) => applies(r, families, input) && text.satisfies(anchorsOf(r)));
   if (rules.length === 0) return [];
   let root: SgNode;
   try {
@@ -91,7 +121,12 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
   } catch {
     return [];
   }
-  const lines = input.source.split(/\r?\n/);
+  let lines: string[] | undefined;
+  const linesOf = (): string[] => {
+    lines ??= input.source.split(/\r?\n/);
+    return lines;
+  };
+  const added = new AddedLines(input.addedLines);
   const seen = new Set<string>();
   const matches: RuleMatch[] = [];
   for (const rule of rules) {
@@ -100,7 +135,7 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
       const startLine = range.start.line + 1;
       // A node that ends at column 0 of a line (a trailing newline) does not touch that line.
       const endLine = range.end.line + (range.end.column === 0 && range.end.line > range.start.line ? 0 : 1);
-      const line = firstAddedLine(startLine, endLine, input.addedLines);
+      const line = added.firstIn(startLine, endLine);
       if (line === undefined) continue;
       const key = `${rule.id}\u0000${line}`;
       if (seen.has(key)) continue;
@@ -117,7 +152,7 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
         endLine,
         snippet: snippetOf(code),
         code,
-        suggestion: rule.fix === undefined ? undefined : suggestionFor(rule.fix, node, input.source, lines),
+        suggestion: rule.fix === undefined ? undefined : suggestionFor(rule.fix, node, input.source, linesOf()),
         cwe: rule.cwe,
         cvss: rule.cvss,
       });
