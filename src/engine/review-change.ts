@@ -13,6 +13,9 @@ import { type SkippedFile, summarize } from './summarize.js';
 import { testCoverage } from './test-coverage.js';
 import type { ChangedFile, ChangeSet, EngineOptions, EngineResult, Finding } from './types.js';
 
+/** A review's analysis stops starting new files after this long (hostile or enormous changes). */
+export const REVIEW_TIME_BUDGET_MS = 60_000;
+
 /** A new function this complex gets a comment: past it, few readers can hold all its paths. */
 export const COMPLEX_FUNCTION_THRESHOLD = 15;
 
@@ -121,9 +124,15 @@ export function reviewChange(change: ChangeSet, options: EngineOptions): EngineR
   const languages: string[] = [];
   let filesAnalyzed = 0;
   let linesAnalyzed = 0;
+  const now = options.now ?? (() => performance.now());
+  const deadline = now() + (options.timeBudgetMs ?? REVIEW_TIME_BUDGET_MS);
 
   for (const file of change.files) {
     if (file.status === 'removed') continue;
+    if (now() > deadline) {
+      skipped.push({ path: file.path, reason: 'review time budget reached' });
+      continue;
+    }
     const kind = classifyFile(file);
     if (kind.skip) {
       skipped.push({ path: file.path, reason: SKIP_LABEL[kind.reason] });

@@ -39,6 +39,13 @@ export interface Finding {
 export interface EngineOptions {
   checkSecurity: boolean;
   checkPerformance: boolean;
+  /**
+   * Wall time the whole review may take; files not started by then are listed as skipped
+   * (default REVIEW_TIME_BUDGET_MS). Size budgets bound each file; this bounds their sum.
+   */
+  timeBudgetMs?: number | undefined;
+  /** Milliseconds clock, injectable for tests (default performance.now). */
+  now?: (() => number) | undefined;
 }
 
 /** Spec 2.5 figures the engine measures (issue counters are derived from the findings). */
