@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { JobClaim } from './job-claim.js';
+import { type JobClaim, ownedBy } from './job-claim.js';
 
 /**
  * The heartbeat of a long job: pushes its lease to `now + leaseMs`. False means another claim
@@ -10,10 +10,7 @@ export async function extendLease(db: Kysely<Database>, job: JobClaim, leaseMs: 
   const result = await db
     .updateTable('jobs')
     .set({ locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
-    .where('id', '=', job.id)
-    .where('status', '=', 'running')
-    .where('locked_by', '=', job.locked_by)
-    .where('attempts', '=', job.attempts)
+    .where(ownedBy(job))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -1,17 +1,14 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { errorText } from './error-text.js';
-import type { JobClaim } from './job-claim.js';
+import { type JobClaim, ownedBy } from './job-claim.js';
 
 /** Gives up on a job (attempts spent): kept as `failed` with its last error, for inspection. */
 export async function failJob(db: Kysely<Database>, job: JobClaim, error: unknown, now: Date): Promise<boolean> {
   const result = await db
     .updateTable('jobs')
     .set({ status: 'failed', locked_by: null, locked_until: null, last_error: errorText(error), updated_at: now })
-    .where('id', '=', job.id)
-    .where('status', '=', 'running')
-    .where('locked_by', '=', job.locked_by)
-    .where('attempts', '=', job.attempts)
+    .where(ownedBy(job))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }

@@ -1,4 +1,5 @@
-import type { JobRow } from '../db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { Database, JobRow } from '../db/schema.js';
 
 /**
  * What proves a worker still owns a job. `attempts` is the fencing token: every claim bumps it,
@@ -6,3 +7,14 @@ import type { JobRow } from '../db/schema.js';
  * (a restarted process with a fixed id) holds it now.
  */
 export type JobClaim = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
+
+/** The condition every settle (complete, retry, fail, heartbeat) puts on its update: still ours. */
+export function ownedBy(job: JobClaim) {
+  return (eb: ExpressionBuilder<Database, 'jobs'>) =>
+    eb.and([
+      eb('id', '=', job.id),
+      eb('status', '=', 'running'),
+      eb('locked_by', '=', job.locked_by as string),
+      eb('attempts', '=', job.attempts),
+    ]);
+}

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { errorText } from './error-text.js';
-import type { JobClaim } from './job-claim.js';
+import { type JobClaim, ownedBy } from './job-claim.js';
 
 /** Puts a failed attempt back in the queue, due after `delayMs`, if this claim still owns it. */
 export async function retryJob(
@@ -21,10 +21,7 @@ export async function retryJob(
       last_error: errorText(error),
       updated_at: now,
     })
-    .where('id', '=', job.id)
-    .where('status', '=', 'running')
-    .where('locked_by', '=', job.locked_by)
-    .where('attempts', '=', job.attempts)
+    .where(ownedBy(job))
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
