@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Analysis, Database, JobRow, ReviewRow, ReviewStats } from '../db/schema.js';
+import type { Analysis, Database, JobRow, ReviewRow } from '../db/schema.js';
+import { reportScore, reportStats } from '../engine/report/report-input.js';
 import { reviewChange } from '../engine/review-change.js';
-import { computeScore } from '../engine/score.js';
 import type { ChangedFile, Finding } from '../engine/types.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
@@ -89,32 +89,16 @@ export function makeReviewProcessor(deps: ReviewProcessorDeps) {
   };
 }
 
-function statsOf(files: ChangedFile[], findings: Finding[]): ReviewStats {
-  const count = (s: string) => findings.filter((f) => f.severity === s).length;
-  return {
-    files_changed: files.length,
-    lines_added: files.reduce((s, f) => s + f.additions, 0),
-    lines_deleted: files.reduce((s, f) => s + f.deletions, 0),
-    comments_count: findings.length,
-    issues: {
-      critical: count('critical'),
-      important: count('important'),
-      warning: count('warning'),
-      suggestion: count('info'),
-    },
-  };
-}
-
 /** One transaction: comments, the completed review and its events; nothing if the review moved on. */
 async function publish(deps: ReviewProcessorDeps, queued: ReviewRow, result: Result): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const stats = statsOf(result.files, result.findings);
+    const stats = reportStats(result);
     const review = await trx
       .updateTable('reviews')
       .set({
         status: 'completed',
-        score: computeScore(result.findings, stats.lines_added + stats.lines_deleted),
+        score: reportScore(result),
         summary: result.summary,
         stats: JSON.stringify(stats),
         analysis: JSON.stringify(result.analysis),
