@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { countUsers } from '../auth/accounts.js';
+import { readGitHubAppCredentials } from '../config/github-app-key.js';
+import { githubAppAuthOrNull } from '../github/app-auth.js';
 import { buildApp } from '../http/build-app.js';
 import type { Worker } from '../jobs/worker.js';
+import { systemClock } from '../shared/clock.js';
 import { resolveSecrets } from './embedded-secrets.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
@@ -50,8 +53,14 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
   let app: FastifyInstance | undefined;
   try {
     const secrets = await resolveSecrets(config);
-    workers = role === 'api' ? [] : buildWorkers({ config, database, secrets, logger });
-    app = role === 'worker' ? undefined : await buildApp({ config, database, secrets, logger });
+    // The app's private key is read once, here; API and workers share one token cache.
+    const githubApp = githubAppAuthOrNull(readGitHubAppCredentials(config.github), {
+      apiUrl: config.github.apiUrl,
+      fetch: globalThis.fetch,
+      clock: systemClock,
+    });
+    workers = role === 'api' ? [] : buildWorkers({ config, database, secrets, logger, githubApp });
+    app = role === 'worker' ? undefined : await buildApp({ config, database, secrets, logger, githubApp });
     if (app !== undefined) {
       await app.listen({ port: config.port, host: config.host });
       logger.info({ url: config.publicUrl, database: database.kind, role }, 'Redline is serving');

@@ -3,7 +3,9 @@ import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../auth/membership-refresh.js';
 import type { Config } from '../config/config.js';
+import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
 import type { AppSecrets } from '../http/build-app.js';
 import { IntervalWorker } from '../jobs/interval-worker.js';
 import { JobWorker } from '../jobs/job-worker.js';
@@ -26,13 +28,23 @@ export function buildWorkers(input: {
   secrets: AppSecrets;
   logger: Logger;
   fetch?: typeof fetch;
+  /** As in buildApp: made from the configuration when absent (null: no app). */
+  githubApp?: GitHubAppAuth | null;
 }): Worker[] {
   const { config, logger } = input;
   const db = input.database.db;
   const clock = systemClock;
   const box = new SecretBox(input.secrets.encryptionKey);
   const fetchImpl = input.fetch ?? globalThis.fetch;
-  const github = makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl });
+  const app =
+    input.githubApp !== undefined
+      ? input.githubApp
+      : githubAppAuthOrNull(readGitHubAppCredentials(config.github), {
+          apiUrl: config.github.apiUrl,
+          fetch: fetchImpl,
+          clock,
+        });
+  const github = makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl, app: app ?? undefined });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   return [
     new JobWorker({

@@ -6,7 +6,9 @@ import { jwtKeys } from '../auth/jwt.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';
 import { registerTokenRoutes } from '../auth/token-routes.js';
 import type { Config } from '../config/config.js';
+import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import type { DatabaseHandle } from '../db/database.js';
+import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
 import { countRequest, rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
 import { registerTeamRoutes } from '../orgs/team-routes.js';
@@ -38,6 +40,11 @@ export interface AppDeps {
   /** Outgoing HTTP (GitHub); tests hand in a fetch aimed at their fakes. */
   fetch?: typeof fetch;
   logger?: Logger;
+  /**
+   * The GitHub App's installation tokens, made once per process (serve shares one between the
+   * API and the workers); when absent, made here from the configuration (null: no app).
+   */
+  githubApp?: GitHubAppAuth | null;
 }
 
 /** Builds the whole HTTP surface without listening, so tests drive it with `inject`. */
@@ -113,7 +120,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerOrganizationRoutes(app, { db, clock, guard });
   registerTeamRoutes(app, { db, clock, guard });
 
-  const github = makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: deps.fetch ?? globalThis.fetch });
+  const fetchImpl = deps.fetch ?? globalThis.fetch;
+  const githubApp =
+    deps.githubApp !== undefined
+      ? deps.githubApp
+      : githubAppAuthOrNull(readGitHubAppCredentials(config.github), {
+          apiUrl: config.github.apiUrl,
+          fetch: fetchImpl,
+          clock,
+        });
+  const github = makeGitHubReader({
+    db,
+    box,
+    apiUrl: config.github.apiUrl,
+    fetch: fetchImpl,
+    app: githubApp ?? undefined,
+  });
   const reviews = new ReviewService({
     db,
     clock,

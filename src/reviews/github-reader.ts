@@ -3,8 +3,9 @@ import type { Principal } from '../auth/principal.js';
 import type { Database, ReviewRow } from '../db/schema.js';
 import { languageOf } from '../engine/languages.js';
 import type { ChangedFile } from '../engine/types.js';
+import type { GitHubAppAuth } from '../github/app-auth.js';
 import { readFileContents } from '../github/file-contents.js';
-import { createOctokit } from '../github/octokit.js';
+import { createOctokit, type GitHubRetryOptions } from '../github/octokit.js';
 import { listPullRequestFiles, type PullRequestMetadata, readPullRequest } from '../github/pull-requests.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { PullRequestRef } from './pull-request-url.js';
@@ -17,12 +18,25 @@ export interface GitHubReaderDeps {
   box: SecretBox;
   apiUrl: string;
   fetch: typeof fetch;
+  /** The GitHub App's installation tokens; undefined when no app is configured. */
+  app?: GitHubAppAuth | undefined;
+  /** Retry and rate-limit settings of the Octokits made here; production defaults when absent. */
+  octokitOptions?: GitHubRetryOptions | undefined;
 }
 
 /**
- * Reads pull requests as a user: with their GitHub token when they signed in with GitHub (so
- * private repositories they can read work, and those they cannot answer 404), anonymously
- * otherwise (public repositories only). The GitHub App's installation token joins in step 5.
+ * Reads pull requests for a user.
+ *
+ * The create-time check (`readPullRequest`) proves that the USER can read the pull request, so
+ * it reads with their GitHub token when they signed in with GitHub (private repositories they
+ * can read work, those they cannot answer 404), anonymously otherwise (public repositories
+ * only). The app's installation token is never used there: it can read every repository the app
+ * is installed on, and would let anyone create reviews of private code they cannot see.
+ *
+ * Processing (`readChangedFiles`, after that check passed) prefers the installation token when
+ * the app is configured and installed on the repository: its rate limit is higher and grows with
+ * the installation, and it keeps working when the user's token is revoked or expired. Without an
+ * installation it falls back to the user's token, then to anonymous reading.
  */
 export function makeGitHubReader(deps: GitHubReaderDeps) {
   const octokitFor = async (userId: string) => {
@@ -32,7 +46,7 @@ export function makeGitHubReader(deps: GitHubReaderDeps) {
       .where('id', '=', userId)
       .executeTakeFirst();
     const token = user?.github_token_sealed ? deps.box.open(user.github_token_sealed) : undefined;
-    return createOctokit({ apiUrl: deps.apiUrl, token, fetch: deps.fetch });
+    return createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token, fetch: deps.fetch });
   };
   return {
     async readPullRequest(principal: Principal, ref: PullRequestRef): Promise<PullRequestMetadata> {
@@ -40,7 +54,11 @@ export function makeGitHubReader(deps: GitHubReaderDeps) {
     },
     async readChangedFiles(review: ReviewRow): Promise<ChangedFile[]> {
       const [owner, repo] = review.repository.split('/') as [string, string];
-      const octokit = await octokitFor(review.user_id);
+      const installationToken = await deps.app?.installationToken(owner, repo);
+      const octokit =
+        installationToken !== undefined
+          ? createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token: installationToken, fetch: deps.fetch })
+          : await octokitFor(review.user_id);
       const files = await listPullRequestFiles(octokit, { owner, repo, number: review.pr_number });
       if (review.head_sha === null) return files;
       // Whole files give the rules their context; only for code the engine reads, and not without end.

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, type KeyObject, randomBytes } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -7,6 +7,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { jwtVerify } from 'jose';
 
 /**
  * A local GitHub: a real HTTP server on 127.0.0.1 (any free port) that speaks the parts of the
@@ -24,6 +25,14 @@ import type { AddressInfo } from 'node:net';
  * callers included; a private one answers only the tokens of its owner (a user-owned repository)
  * and of the users named as its readers, and 404 to everyone else, as GitHub does. A token that
  * is sent but unknown answers 401, as GitHub does even for public data.
+ *
+ * A GitHub App (`setApp`, with the public half of a key pair the test generated) can be installed
+ * on repositories (`installApp`). GET /repos/:owner/:repo/installation and
+ * POST /app/installations/:id/access_tokens take the app's JWT, whose RS256 signature, issuer (the
+ * app id) and lifetime (at most ten minutes, not yet expired, by `clock`) are checked as GitHub
+ * does; anything else answers 401. The installation tokens issued there read the installation's
+ * repositories (private ones included) on the repository endpoints, like a user token with read
+ * access, until they expire an hour later by `clock`.
  */
 
 export interface FakeEmail {
@@ -56,7 +65,36 @@ export interface FakeUser {
   memberships: FakeMembership[];
 }
 
-export type FakeEndpoint = 'access_token' | 'user' | 'emails' | 'memberships' | 'pull' | 'pull_files' | 'contents';
+export type FakeEndpoint =
+  | 'access_token'
+  | 'user'
+  | 'emails'
+  | 'memberships'
+  | 'pull'
+  | 'pull_files'
+  | 'contents'
+  | 'app_installation'
+  | 'installation_token';
+
+/** The GitHub App the service authenticates as: its id and the public half of its key. */
+export interface FakeApp {
+  id: number;
+  publicKey: KeyObject;
+}
+
+/** Mutable on purpose: a test adds or removes repositories from an installation. */
+export interface FakeInstallation {
+  id: number;
+  /** Ids of the repositories the app is installed on through this installation. */
+  repositoryIds: Set<number>;
+}
+
+/** An installation access token as issued by POST /app/installations/:id/access_tokens. */
+export interface FakeInstallationToken {
+  token: string;
+  installationId: number;
+  expiresAt: Date;
+}
 
 /** One entry of GET /repos/:owner/:repo/pulls/:number/files. */
 export interface FakePullFile {
@@ -135,9 +173,15 @@ const CODE_LIFETIME_MS = 10 * 60 * 1000;
 
 let nextAccountId = 4_100_000;
 let nextRepoId = 7_300_000;
+let nextInstallationId = 5_500_000;
+
+/** GitHub's installation tokens live one hour. */
+const INSTALLATION_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
 const API_REPO_CONTENTS = /^\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
 const API_REPO_PULL = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)(\/files)?$/;
+const API_REPO_INSTALLATION = /^\/repos\/([^/]+)\/([^/]+)\/installation$/;
+const API_INSTALLATION_TOKEN = /^\/app\/installations\/(\d+)\/access_tokens$/;
 
 /** A deterministic 40-hex commit sha from any text. */
 const shaOf = (text: string) => createHash('sha1').update(text).digest('hex');
@@ -155,6 +199,15 @@ export class FakeGitHub {
   readonly requests: RecordedRequest[] = [];
   /** Access tokens issued by the token endpoint, oldest first, with their user and scope. */
   readonly issuedTokens: { token: string; userId: number; scope: string }[] = [];
+  /** Installation access tokens issued to the app, oldest first. */
+  readonly issuedInstallationTokens: FakeInstallationToken[] = [];
+  /**
+   * GitHub's time for the app's JWTs and installation tokens (not for OAuth codes); tests that move
+   * the service's clock point this at it, so both sides agree on expiry.
+   */
+  clock: () => Date = () => new Date();
+  /** The GitHub App, once `setApp` was called. */
+  app: FakeApp | undefined;
 
   readonly #server: Server;
   readonly #users = new Map<number, FakeUser>();
@@ -162,6 +215,7 @@ export class FakeGitHub {
   readonly #failures = new Map<FakeEndpoint, FakeFailure>();
   /** By lower-cased `owner/name`: GitHub's names are case-insensitive. */
   readonly #repos = new Map<string, FakeRepo>();
+  readonly #installations = new Map<number, FakeInstallation>();
 
   private constructor(server: Server, options: FakeGitHubOptions) {
     this.#server = server;
@@ -256,6 +310,24 @@ export class FakeGitHub {
     return pull;
   }
 
+  /** Registers the GitHub App: its JWTs must be signed by the private half of `publicKey`. */
+  setApp(app: FakeApp): FakeApp {
+    this.app = app;
+    return app;
+  }
+
+  /** Installs the app on `repos` (one installation); add or remove repositories through `repositoryIds`. */
+  installApp(repos: FakeRepo[]): FakeInstallation {
+    const installation: FakeInstallation = { id: nextInstallationId++, repositoryIds: new Set(repos.map((r) => r.id)) };
+    this.#installations.set(installation.id, installation);
+    return installation;
+  }
+
+  /** Uninstalls the app: GitHub revokes the installation's tokens at once. */
+  uninstallApp(installation: FakeInstallation): void {
+    this.#installations.delete(installation.id);
+  }
+
   /** The web address of a pull request on this fake's server (what `pull_request_url` carries). */
   pullRequestUrl(repo: FakeRepo, pull: FakePullRequest | number): string {
     const number = typeof pull === 'number' ? pull : pull.number;
@@ -348,6 +420,9 @@ export class FakeGitHub {
     if (endpoint === 'access_token') return this.#accessToken(req, res, isForm ? new URLSearchParams(body) : null);
     if (endpoint === 'pull' || endpoint === 'pull_files') return this.#pullRequest(req, res, url, endpoint);
     if (endpoint === 'contents') return this.#contents(req, res, url);
+    if (endpoint === 'app_installation' || endpoint === 'installation_token') {
+      return this.#appEndpoint(req, res, url, endpoint);
+    }
 
     const user = this.#authenticated(req);
     if (user === undefined) {
@@ -375,8 +450,11 @@ export class FakeGitHub {
 
   #route(method: string, path: string): FakeEndpoint | undefined {
     if (method === 'POST' && path === '/login/oauth/access_token') return 'access_token';
-    if (method !== 'GET' || !path.startsWith(`${this.apiBasePath}/`)) return undefined;
+    if (!path.startsWith(`${this.apiBasePath}/`)) return undefined;
     const apiPath = path.slice(this.apiBasePath.length);
+    if (method === 'POST' && API_INSTALLATION_TOKEN.test(apiPath)) return 'installation_token';
+    if (method !== 'GET') return undefined;
+    if (API_REPO_INSTALLATION.test(apiPath)) return 'app_installation';
     if (apiPath === '/user') return 'user';
     if (apiPath === '/user/emails') return 'emails';
     if (apiPath === '/user/memberships/orgs') return 'memberships';
@@ -388,7 +466,7 @@ export class FakeGitHub {
 
   /** GET /repos/:owner/:repo/contents/:path?ref=: the raw text of a pull request's file at its head. */
   #contents(req: IncomingMessage, res: ServerResponse, url: URL) {
-    const user = this.#authenticated(req);
+    const user = this.#reader(req);
     const [, owner = '', name = '', filePath = ''] =
       API_REPO_CONTENTS.exec(url.pathname.slice(this.apiBasePath.length)) ?? [];
     const repo = this.#repos.get(`${decodeURIComponent(owner)}/${decodeURIComponent(name)}`.toLowerCase());
@@ -409,7 +487,7 @@ export class FakeGitHub {
   /** GET /repos/:owner/:repo/pulls/:number[/files], anonymous or with a token. */
   #pullRequest(req: IncomingMessage, res: ServerResponse, url: URL, endpoint: 'pull' | 'pull_files') {
     const sentCredential = req.headers.authorization !== undefined;
-    const user = this.#authenticated(req);
+    const user = this.#reader(req);
     if (sentCredential && user === undefined) {
       return this.#json(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' });
     }
@@ -442,9 +520,10 @@ export class FakeGitHub {
     return this.#page(res, url, files);
   }
 
-  #canRead(repo: FakeRepo, user: FakeUser | undefined): boolean {
+  #canRead(repo: FakeRepo, user: FakeUser | FakeInstallation | undefined): boolean {
     if (!repo.private) return true;
     if (user === undefined) return false;
+    if ('repositoryIds' in user) return user.repositoryIds.has(repo.id);
     return (repo.owner.type === 'User' && repo.owner.id === user.id) || repo.readers.has(user.id);
   }
 
@@ -567,6 +646,81 @@ export class FakeGitHub {
     const match = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
     const issued = this.issuedTokens.find((t) => t.token === match?.[1]);
     return issued === undefined ? undefined : this.#users.get(issued.userId);
+  }
+
+  /** Who reads a repository endpoint: a user's token, or an installation's unexpired token. */
+  #reader(req: IncomingMessage): FakeUser | FakeInstallation | undefined {
+    const user = this.#authenticated(req);
+    if (user !== undefined) return user;
+    const match = /^(?:token|bearer)\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    const issued = this.issuedInstallationTokens.find((t) => t.token === match?.[1]);
+    if (issued === undefined || issued.expiresAt.getTime() <= this.clock().getTime()) return undefined;
+    return this.#installations.get(issued.installationId);
+  }
+
+  /** Checks the app's JWT as GitHub does; the reason it is refused, or undefined when it is good. */
+  async #appJwtProblem(req: IncomingMessage): Promise<string | undefined> {
+    const app = this.app;
+    if (app === undefined) return 'no GitHub App is registered with this fake';
+    const match = /^bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
+    if (match?.[1] === undefined) return 'no Bearer JWT';
+    const now = this.clock();
+    try {
+      const { payload } = await jwtVerify(match[1], app.publicKey, { algorithms: ['RS256'], currentDate: now });
+      const seconds = Math.floor(now.getTime() / 1000);
+      if (String(payload.iss) !== String(app.id)) return `iss ${String(payload.iss)} is not the app id`;
+      if (typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return 'iat and exp are required';
+      if (payload.iat > seconds + 60)
+        return "'Issued at' claim (iat) must be an Integer representing a time in the past";
+      if (payload.exp > seconds + 600) return "'Expiration time' claim (exp) is too far in the future";
+      return undefined;
+    } catch (error) {
+      return `A JSON web token could not be decoded (${(error as Error).message})`;
+    }
+  }
+
+  /** GET /repos/:owner/:repo/installation and POST /app/installations/:id/access_tokens, with the app's JWT. */
+  async #appEndpoint(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    endpoint: 'app_installation' | 'installation_token',
+  ) {
+    const problem = await this.#appJwtProblem(req);
+    if (problem !== undefined) {
+      return this.#json(res, 401, { message: problem, documentation_url: 'https://docs.github.com/rest' });
+    }
+    const apiPath = url.pathname.slice(this.apiBasePath.length);
+    const notFound = () => this.#json(res, 404, { message: 'Not Found', status: '404' });
+    if (endpoint === 'app_installation') {
+      const [, owner = '', name = ''] = API_REPO_INSTALLATION.exec(apiPath) ?? [];
+      const repo = this.#repos.get(`${decodeURIComponent(owner)}/${decodeURIComponent(name)}`.toLowerCase());
+      const installation =
+        repo === undefined ? undefined : [...this.#installations.values()].find((i) => i.repositoryIds.has(repo.id));
+      if (repo === undefined || installation === undefined) return notFound();
+      return this.#json(res, 200, {
+        id: installation.id,
+        app_id: this.app?.id,
+        account: { login: repo.owner.login, id: repo.owner.id, type: repo.owner.type },
+        repository_selection: 'selected',
+        access_tokens_url: `${this.apiUrl}/app/installations/${installation.id}/access_tokens`,
+        permissions: { contents: 'read', metadata: 'read', pull_requests: 'write' },
+      });
+    }
+    const installation = this.#installations.get(Number(API_INSTALLATION_TOKEN.exec(apiPath)?.[1]));
+    if (installation === undefined) return notFound();
+    const issued: FakeInstallationToken = {
+      token: randomToken('gh' + 's_'),
+      installationId: installation.id,
+      expiresAt: new Date(this.clock().getTime() + INSTALLATION_TOKEN_LIFETIME_MS),
+    };
+    this.issuedInstallationTokens.push(issued);
+    return this.#json(res, 201, {
+      token: issued.token,
+      expires_at: issued.expiresAt.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      permissions: { contents: 'read', metadata: 'read', pull_requests: 'write' },
+      repository_selection: 'selected',
+    });
   }
 
   #userJson(user: FakeUser) {

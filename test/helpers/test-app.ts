@@ -6,7 +6,10 @@ import { jwtKeys, signUserJwt } from '../../src/auth/jwt.js';
 import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../../src/auth/membership-refresh.js';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
+import { readGitHubAppCredentials } from '../../src/config/github-app-key.js';
 import type { Mode, UserRow } from '../../src/db/schema.js';
+import { githubAppAuthOrNull } from '../../src/github/app-auth.js';
+import type { GitHubRetryOptions } from '../../src/github/octokit.js';
 import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
 import { JobWorker } from '../../src/jobs/job-worker.js';
 import { makeGitHubReader } from '../../src/reviews/github-reader.js';
@@ -30,6 +33,9 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** Production's retry counts, with waits of a millisecond or so: request counts stay as in production. */
+export const TEST_OCTOKIT_OPTIONS: GitHubRetryOptions = { retryAfterBaseMs: 1, rateLimitSecondMs: 1 };
+
 /** Secrets are made at run time: nothing committed looks like a credential. */
 export function testSecrets(): AppSecrets {
   return { jwtSecret: randomBytes(32).toString('base64url'), encryptionKey: randomBytes(32) };
@@ -43,7 +49,21 @@ export async function createTestApp(
   const config = loadConfig({ PUBLIC_URL: 'http://redline.test', ...options.env });
   const secrets = testSecrets();
   const clock = testClock();
-  const app = await buildApp({ config, database, secrets, clock, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  // One token cache for the API and every runJobs(), as in a serving process.
+  const githubApp = githubAppAuthOrNull(readGitHubAppCredentials(config.github), {
+    apiUrl: config.github.apiUrl,
+    fetch: options.fetch ?? globalThis.fetch,
+    clock,
+    octokitOptions: TEST_OCTOKIT_OPTIONS,
+  });
+  const app = await buildApp({
+    config,
+    database,
+    secrets,
+    clock,
+    githubApp,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   await app.ready();
   const keys = jwtKeys(secrets.jwtSecret, config.publicUrl);
   let counter = 0;
@@ -61,7 +81,14 @@ export async function createTestApp(
     async runJobs() {
       const box = new SecretBox(secrets.encryptionKey);
       const fetchImpl = options.fetch ?? globalThis.fetch;
-      const github = makeGitHubReader({ db: database.db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl });
+      const github = makeGitHubReader({
+        db: database.db,
+        box,
+        apiUrl: config.github.apiUrl,
+        fetch: fetchImpl,
+        app: githubApp ?? undefined,
+        octokitOptions: TEST_OCTOKIT_OPTIONS,
+      });
       const worker = new JobWorker({
         db: database.db,
         clock,

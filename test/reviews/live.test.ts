@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/auth/accounts.js';
+import { GITHUB_RETRY_DEFAULTS } from '../../src/github/octokit.js';
 import {
   FakeGitHub,
   type FakeOrg,
@@ -28,6 +29,9 @@ interface Account {
   /** The GitHub token the fake issued at sign-in (what the service must send back to GitHub). */
   githubToken: string;
 }
+
+/** Requests one GitHub call makes when every answer is a 5xx: Octokit retries it (src/github/octokit.ts). */
+const REQUESTS_PER_CALL = 1 + GITHUB_RETRY_DEFAULTS.retries;
 
 let github: FakeGitHub;
 let t: TestApp;
@@ -461,9 +465,12 @@ describe('live processing (reads the changed files from GitHub)', () => {
     const files = makeFiles(5);
     const s = await scenario({ files });
     const id = (await createReview(s.user.key, { pull_request_url: s.url })).json().data.id;
-    github.fail('pull_files', { status: 500, times: 1 });
+    // Octokit itself retries a 5xx (src/github/octokit.ts), so one 500 no longer reaches the job:
+    // GitHub fails every request of the first attempt (1 + its retries), and the job's second
+    // attempt completes with one more request.
+    github.fail('pull_files', { status: 500, times: REQUESTS_PER_CALL });
     await t.runJobs();
-    expect(github.requestsTo('pull_files')).toHaveLength(2);
+    expect(github.requestsTo('pull_files')).toHaveLength(REQUESTS_PER_CALL + 1);
     expect((await getReview(s.user.key, id)).json().data).toMatchObject({
       status: 'completed',
       error: null,
@@ -476,7 +483,8 @@ describe('live processing (reads the changed files from GitHub)', () => {
     const id = (await createReview(s.user.key, { pull_request_url: s.url })).json().data.id;
     github.fail('pull_files', { status: 500 });
     await t.runJobs();
-    expect(github.requestsTo('pull_files')).toHaveLength(3); // the job's three attempts
+    // The job's three attempts, each one call that Octokit tries 1 + its retries times.
+    expect(github.requestsTo('pull_files')).toHaveLength(3 * REQUESTS_PER_CALL);
     expect((await getReview(s.user.key, id)).json().data).toMatchObject({
       status: 'failed',
       error: { code: 'processing_error', message: expect.any(String) },
