@@ -5,12 +5,13 @@ import { reconstructNewSide } from './diff/reconstruct-new-side.js';
 import { classifyFile, type SkipReason } from './files/classify-file.js';
 import { fingerprintOf } from './fingerprint.js';
 import type { Language } from './languages.js';
+import { orderFindings } from './order-findings.js';
 import { parseSource } from './rules/ast-grep.js';
 import { RULES } from './rules/packs/index.js';
 import { runRules } from './rules/run-rules.js';
 import { findSecrets } from './secrets/find-secrets.js';
 import { type SkippedFile, summarize } from './summarize.js';
-import { testCoverage } from './test-coverage.js';
+import { isTestFile, testCoverage } from './test-coverage.js';
 import type { ChangedFile, ChangeSet, EngineOptions, EngineResult, Finding } from './types.js';
 
 /** A review's analysis stops starting new files after this long (hostile or enormous changes). */
@@ -29,10 +30,6 @@ const SKIP_LABEL: Record<SkipReason, string> = {
 };
 
 const ORDER = ['critical', 'important', 'warning', 'info'];
-
-function isTestPath(path: string): boolean {
-  return /(^|\/)(__tests__|tests?|spec)\/|[._-](test|spec)\.[^/]+$|_test\.go$|(^|\/)test_[^/]+\.py$/.test(path);
-}
 
 /** Rules and complexity for one source file; matches are reported on added lines only. */
 function analyzeSource(
@@ -71,7 +68,7 @@ function analyzeSource(
     rules: RULES,
     // Performance advice on tests is noise: tests are sequential and small on purpose.
     checkSecurity: options.checkSecurity,
-    checkPerformance: options.checkPerformance && !isTestPath(file.path),
+    checkPerformance: options.checkPerformance && !isTestFile(file.path),
     root,
   });
   const findings: Finding[] = [];
@@ -155,17 +152,19 @@ export function reviewChange(change: ChangeSet, options: EngineOptions): EngineR
 
   // One comment per problem and line: a secret rule and a code rule may see the same thing.
   const seen = new Set<string>();
-  const unique = findings
-    .sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity))
-    .filter((f) => {
-      const key = `${f.file}\0${f.line}\0${f.type}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.ruleId.localeCompare(b.ruleId));
+  const unique = orderFindings(
+    findings
+      .sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity))
+      .filter((f) => {
+        const key = `${f.file}\0${f.line}\0${f.type}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      }),
+  );
 
-  const reviewed = change.files.filter((f) => f.status !== 'removed' && !skipped.some((s) => s.path === f.path));
+  const skippedPaths = new Set(skipped.map((s) => s.path));
+  const reviewed = change.files.filter((f) => f.status !== 'removed' && !skippedPaths.has(f.path));
   const complexityAvg =
     complexities.length === 0
       ? 0

@@ -1,6 +1,7 @@
 import { DiffIndex } from '../engine/diff/diff-index.js';
 import { buildLlmPrompt } from '../engine/llm/build-llm-prompt.js';
 import { llmFindings, parseLlmReview } from '../engine/llm/merge-llm-review.js';
+import { orderFindings } from '../engine/order-findings.js';
 import type { ChangedFile, EngineResult, Finding } from '../engine/types.js';
 import { chatCompletion } from '../llm/chat-completion.js';
 
@@ -47,7 +48,7 @@ export async function assistWithLlm(
   const extra = llmFindings(parsed.review, engine.findings, (file, line) => indexes.get(file)?.addedLines.get(line));
   const notReviewed = /Not reviewed: .*$/.exec(engine.summary)?.[0];
   return {
-    findings: [...engine.findings, ...extra].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line),
+    findings: orderFindings([...engine.findings, ...extra]),
     summary: notReviewed ? `${parsed.review.summary} ${notReviewed}` : parsed.review.summary,
     tokensUsed: answer.tokensUsed,
   };

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Analysis, Database, JobRow, ReviewRow } from '../db/schema.js';
+import { orderFindings } from '../engine/order-findings.js';
 import { reportScore, reportStats } from '../engine/report/report-input.js';
 import { reviewChange } from '../engine/review-change.js';
 import type { ChangedFile, Finding } from '../engine/types.js';
@@ -111,24 +112,22 @@ async function publish(deps: ReviewProcessorDeps, queued: ReviewRow, result: Res
       .returningAll()
       .executeTakeFirst();
     if (review === undefined) return;
-    const comments = [...result.findings]
-      .sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line)
-      .map((f) => ({
-        id: newId('cmt'),
-        review_id: review.id,
-        type: f.type,
-        severity: f.severity,
-        message: f.message,
-        file: f.file,
-        line: f.line,
-        suggestion: f.suggestion ?? null,
-        code_snippet: f.codeSnippet ?? null,
-        rule_id: f.ruleId,
-        fingerprint: f.fingerprint,
-        cwe: f.cwe ?? null,
-        cvss_score: f.cvssScore ?? null,
-        created_at: now,
-      }));
+    const comments = orderFindings(result.findings).map((f) => ({
+      id: newId('cmt'),
+      review_id: review.id,
+      type: f.type,
+      severity: f.severity,
+      message: f.message,
+      file: f.file,
+      line: f.line,
+      suggestion: f.suggestion ?? null,
+      code_snippet: f.codeSnippet ?? null,
+      rule_id: f.ruleId,
+      fingerprint: f.fingerprint,
+      cwe: f.cwe ?? null,
+      cvss_score: f.cvssScore ?? null,
+      created_at: now,
+    }));
     if (comments.length > 0) await trx.insertInto('review_comments').values(comments).execute();
     const base = reviewEventData(review, deps.publicUrl);
     const events: { type: ReviewEventType; data: Record<string, unknown> }[] = [

@@ -1,4 +1,7 @@
 import { computeScore } from '../score.js';
+
+export { orderFindings } from '../order-findings.js';
+
 import type { ChangedFile, EngineAnalysis, Finding } from '../types.js';
 
 /** What the renderers read: the engine's result and the files it was run on. */
@@ -41,11 +44,3 @@ export function reportScore(input: Pick<ReportInput, 'files' | 'findings'>): num
 }
 
 /** The API's comment order: by file, then line (stable for ties). */
-export function orderFindings(findings: readonly Finding[]): Finding[] {
-  return [...findings].sort((a, b) => compareText(a.file, b.file) || a.line - b.line);
-}
-
-/** Code-unit order, the same on every machine and locale. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
