@@ -12,6 +12,15 @@ const handler = (body: string): string =>
   `func handler(w http.ResponseWriter, r *http.Request) {\n\t${body.replace(/\n/g, '\n\t')}\n}`;
 const fn = (body: string): string => `func run() error {\n\t${body.replace(/\n/g, '\n\t')}\n}`;
 
+/** The node sits in a `for` loop's body, in the same function (a closure is another function). */
+const insideLoopBody = {
+  inside: {
+    stopBy: { any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }] },
+    kind: 'block',
+    inside: { kind: 'for_statement' },
+  },
+};
+
 const stringLiteral = { any: [{ kind: 'interpreted_string_literal' }, { kind: 'raw_string_literal' }] };
 
 /** A call whose callee text matches `regex`. */
@@ -728,15 +737,7 @@ export const goRules: Rule[] = [
           },
         },
         { has: { field: 'arguments', has: { ...stringLiteral, regex: '(?i)^["`]\\s*select\\b' } } },
-        {
-          inside: {
-            stopBy: {
-              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
-            },
-            kind: 'block',
-            inside: { kind: 'for_statement' },
-          },
-        },
+        insideLoopBody,
       ],
     },
     examples: {
@@ -779,15 +780,7 @@ export const goRules: Rule[] = [
             ],
           },
         },
-        {
-          inside: {
-            stopBy: {
-              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
-            },
-            kind: 'block',
-            inside: { kind: 'for_statement' },
-          },
-        },
+        insideLoopBody,
       ],
     },
     examples: {
@@ -813,15 +806,7 @@ export const goRules: Rule[] = [
       all: [
         { has: { field: 'function', regex: '^regexp\\.(MustCompile|Compile|MustCompilePOSIX|CompilePOSIX)$' } },
         argument(1, stringLiteral),
-        {
-          inside: {
-            stopBy: {
-              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
-            },
-            kind: 'block',
-            inside: { kind: 'for_statement' },
-          },
-        },
+        insideLoopBody,
       ],
     },
     examples: {
