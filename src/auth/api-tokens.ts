@@ -63,8 +63,30 @@ export async function revokeApiToken(
   return result.numUpdatedRows > 0n;
 }
 
-export async function findTokenByHash(db: Kysely<Database>, tokenHash: string): Promise<ApiTokenRow | undefined> {
-  return db.selectFrom('api_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+/**
+ * A token and the user it acts for, in one query: this runs on every API-token request. The user
+ * always exists (tokens cascade with their user).
+ */
+export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string) {
+  return db
+    .selectFrom('api_tokens as t')
+    .innerJoin('users as u', 'u.id', 't.user_id')
+    .select([
+      't.id',
+      't.scopes',
+      't.mode',
+      't.expires_at',
+      't.revoked_at',
+      't.last_used_at',
+      'u.id as user_id',
+      'u.username',
+      'u.plan',
+      'u.scm_id',
+      'u.github_token_sealed',
+      'u.memberships_synced_at',
+    ])
+    .where('t.token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 /** Decisions §2: `last_used` moves at most once a minute per token, so reads stay cheap. */

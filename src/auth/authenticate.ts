@@ -4,7 +4,7 @@ import type { Clock } from '../shared/clock.js';
 import { type AppError, badRequest, invalidApiKey, unauthorized } from '../shared/errors.js';
 import { findUserById } from './accounts.js';
 import { checkApiToken, hashSecret, looksLikeApiToken } from './api-token-format.js';
-import { findTokenByHash, touchApiToken } from './api-tokens.js';
+import { findTokenWithUser, touchApiToken } from './api-tokens.js';
 import { type JwtKeys, verifyUserJwt } from './jwt.js';
 import { requestMembershipRefresh } from './membership-refresh.js';
 import type { Principal } from './principal.js';
@@ -61,22 +61,20 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
     }
     const check = checkApiToken(credential);
     if (!check.ok) throw fail(check.reason);
-    const row = await findTokenByHash(deps.db, hashSecret(credential));
+    const row = await findTokenWithUser(deps.db, hashSecret(credential));
     if (row === undefined) throw fail('API key is not recognised');
     if (row.revoked_at !== null) throw fail('API key has been revoked');
     if (row.expires_at.getTime() <= now.getTime()) throw fail('API key has expired');
-    const user = await findUserById(deps.db, row.user_id);
-    if (user === undefined) throw fail('API key is not recognised');
     // The row in hand says whether a write is due: most requests skip it (the update's own
     // condition still settles two instances racing).
     if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() >= 60_000) {
       await touchApiToken(deps.db, row.id, now);
     }
-    await requestMembershipRefresh(deps.db, user, now);
+    await requestMembershipRefresh(deps.db, { ...row, id: row.user_id }, now);
     return {
-      userId: user.id,
-      username: user.username,
-      plan: user.plan,
+      userId: row.user_id,
+      username: row.username,
+      plan: row.plan,
       scopes: new Set(row.scopes.filter(isScope)),
       mode: row.mode,
       via: 'api_token',

@@ -22,7 +22,11 @@ function isStale(user: Pick<UserRow, 'scm_id' | 'github_token_sealed' | 'members
  * Called for each authenticated request: when the user's memberships are older than an hour, a
  * refresh job is queued (one per user: the job id is the user's), so the request never waits on GitHub.
  */
-export async function requestMembershipRefresh(db: Kysely<Database>, user: UserRow, now: Date): Promise<void> {
+export async function requestMembershipRefresh(
+  db: Kysely<Database>,
+  user: Pick<UserRow, 'id' | 'scm_id' | 'github_token_sealed' | 'memberships_synced_at'>,
+  now: Date,
+): Promise<void> {
   if (!isStale(user, now)) return;
   await enqueueJob(
     db,
