@@ -2,6 +2,8 @@
  * bench/engine-quality: precision and recall of the review engine on the labelled corpus.
  *
  *   npm run bench:engine-quality [-- --seed N] [-- --lang python] [-- --case ID] [-- --json]
+ *   npm run bench:engine-quality -- --corpus holdout     (the held-out corpus, bench/holdout)
+ *   npm run bench:engine-quality -- --corpus holdout-2   (the second held-out corpus, bench/holdout-2)
  *
  * Each case is one changed file given to `reviewChange` with security and performance checks on.
  * A finding matches a label when file, line (exactly) and type agree. A finding that matches a
@@ -13,10 +15,20 @@
 import { reviewChange } from '../src/engine/review-change.js';
 import type { Finding, Severity } from '../src/engine/types.js';
 import { FINDING_TYPES, SEVERITIES } from '../src/engine/types.js';
-import { type CorpusCase, LANGUAGES, type Label, loadCorpus, toChangedFile } from './corpus/load.js';
+import {
+  CORPORA,
+  type CorpusCase,
+  type CorpusName,
+  corpusDir,
+  LANGUAGES,
+  type Label,
+  loadCorpus,
+  toChangedFile,
+} from './corpus/load.js';
 import { placeholderFiller } from './corpus/placeholders.js';
 
 interface Options {
+  corpus: CorpusName;
   seed: number;
   lang?: string | undefined;
   caseId?: string | undefined;
@@ -24,7 +36,7 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { seed: 20240401, json: false };
+  const options: Options = { corpus: 'corpus', seed: 20240401, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = argv[i + 1];
@@ -35,12 +47,15 @@ function parseArgs(argv: string[]): Options {
     } else if (arg === '--lang' && value !== undefined) {
       options.lang = value;
       i++;
+    } else if (arg === '--corpus' && value !== undefined && (CORPORA as readonly string[]).includes(value)) {
+      options.corpus = value as CorpusName;
+      i++;
     } else if (arg === '--case' && value !== undefined) {
       options.caseId = value;
       i++;
     } else {
       process.stderr.write(
-        `unknown argument ${arg}\nusage: engine-quality [--seed N] [--lang L] [--case ID] [--json]\n`,
+        `unknown argument ${arg}\nusage: engine-quality [--corpus corpus|holdout|holdout-2] [--seed N] [--lang L] [--case ID] [--json]\n`,
       );
       process.exit(2);
     }
@@ -90,7 +105,7 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   let cases: CorpusCase[];
   try {
-    cases = loadCorpus();
+    cases = loadCorpus(corpusDir(options.corpus));
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exit(1);
@@ -204,6 +219,7 @@ async function main(): Promise<void> {
       recall: ratio(t.matchedLabels, t.labels),
     });
     const out = {
+      ...(options.corpus === 'corpus' ? {} : { corpus: options.corpus }),
       seed: options.seed,
       cases: cases.length,
       cleanCases: clean.length,
@@ -238,7 +254,7 @@ async function main(): Promise<void> {
   });
   print('Redline engine quality');
   print(
-    `corpus: ${cases.length} cases (${cases.length - clean.length} with problems, ${clean.length} clean), ` +
+    `${options.corpus === 'corpus' ? 'corpus' : `held-out corpus (bench/${options.corpus})`}: ${cases.length} cases (${cases.length - clean.length} with problems, ${clean.length} clean), ` +
       `${scoredLabels.length} labels; seed ${options.seed}; ${elapsedMs.toFixed(0)} ms`,
   );
   print(`cases per language (with problems/clean): ${byLanguage.join(', ')}`);

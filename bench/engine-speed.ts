@@ -9,7 +9,9 @@
  * memory, and the time of a 5,000-line pull request (a subset of the files). Baseline in the same
  * run: the same files written to a temporary directory, our rule packs converted to ast-grep YAML
  * rules in a temporary sgconfig project, and `ast-grep scan --json` timed on it (one thread, as
- * our engine runs on one core, and with its default threads). A measurement, not a test: exit 0.
+ * our engine runs on one core, and with its default threads). CPU time is printed next to wall
+ * time for both (the CLI's from /proc on Linux): on a shared machine it moves much less with the
+ * other jobs' load. A measurement, not a test: exit 0.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +23,7 @@ import { matchRule, parseSource } from '../src/engine/rules/ast-grep.js';
 import { RULES } from '../src/engine/rules/packs/index.js';
 import type { Rule } from '../src/engine/rules/rule-schema.js';
 import type { EngineOptions, EngineResult } from '../src/engine/types.js';
+import { childrenCpuMs } from './speed/children-cpu-ms.js';
 import { type GeneratedFile, generateChange, SPEED_LANGUAGES, type SpeedLanguage } from './speed/generate.js';
 
 interface Options {
@@ -72,14 +75,19 @@ function review(files: GeneratedFile[]): EngineResult {
   return reviewChange({ files: files.map((f) => f.file) }, ENGINE_OPTIONS);
 }
 
-function timeRuns(runs: number, fn: () => void): number[] {
-  const times: number[] = [];
+/** Wall and CPU time (user + system) of each run, ms: CPU time varies far less on a loaded machine. */
+function timeRuns(runs: number, fn: () => void): { wall: number[]; cpu: number[] } {
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = now();
+    const startCpu = process.cpuUsage();
     fn();
-    times.push(now() - start);
+    const used = process.cpuUsage(startCpu);
+    wall.push(now() - start);
+    cpu.push((used.user + used.system) / 1000);
   }
-  return times;
+  return { wall, cpu };
 }
 
 /** Files in language order, round-robin, until `lines`: a pull request of that size. */
@@ -172,6 +180,8 @@ function writeSgProject(dir: string): number {
 interface CliRun {
   threads: string;
   times: number[];
+  /** CPU time of each run (all its threads), when the platform tells it. */
+  cpuTimes: number[];
   matches: number;
   error?: string | undefined;
 }
@@ -186,13 +196,16 @@ function runCli(bin: string, project: string, source: string, threads: number | 
     source,
   ];
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let matches = 0;
   let error: string | undefined;
   // One untimed run first, as for our engine (file cache, binary loaded).
   for (let i = 0; i <= runs; i++) {
     const start = now();
+    const startCpu = childrenCpuMs();
     const result = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 512 * MB });
     const elapsed = now() - start;
+    const endCpu = childrenCpuMs();
     if (result.status !== 0 && result.status !== 1) {
       error = (result.stderr || String(result.error)).slice(0, 2000);
       break;
@@ -206,8 +219,9 @@ function runCli(bin: string, project: string, source: string, threads: number | 
       continue;
     }
     times.push(elapsed);
+    if (startCpu !== undefined && endCpu !== undefined) cpuTimes.push(endCpu - startCpu);
   }
-  return { threads: threads === undefined ? 'default' : String(threads), times, matches, error };
+  return { threads: threads === undefined ? 'default' : String(threads), times, cpuTimes, matches, error };
 }
 
 // ------------------------------------------------------------------ main
@@ -220,15 +234,16 @@ function main(): void {
 
   // Warm-up (grammars registered, rule objects compiled by the JIT), then the timed runs.
   const warm = review(files);
-  const times = timeRuns(options.runs, () => review(files));
+  const { wall: times, cpu: cpuTimes } = timeRuns(options.runs, () => review(files));
   const wall = median(times);
+  const cpu = median(cpuTimes);
   const memAfter = process.memoryUsage();
 
   // Per language: the same files grouped, each group reviewed as its own change.
   const perLanguage = SPEED_LANGUAGES.map((language) => {
     const group = files.filter((f) => f.language === language);
     const lines = group.reduce((s, f) => s + f.lines, 0);
-    const ms = median(timeRuns(options.runs, () => review(group)));
+    const ms = median(timeRuns(options.runs, () => review(group)).wall);
     return { language, files: group.length, lines, ms, linesPerSecond: (lines / ms) * 1000 };
   });
 
@@ -242,7 +257,7 @@ function main(): void {
 
   const pr = subset(files, options.prLines);
   const prLines = pr.reduce((s, f) => s + f.lines, 0);
-  const prMs = median(timeRuns(Math.max(options.runs, 5), () => review(pr)));
+  const prMs = median(timeRuns(Math.max(options.runs, 5), () => review(pr)).wall);
 
   let baseline: { rules: number; files: number; runs: CliRun[]; dir: string } | { error: string } | undefined;
   if (options.baseline) {
@@ -275,6 +290,9 @@ function main(): void {
     runsMs: times,
     wallMs: wall,
     linesPerSecond: (totalLines / wall) * 1000,
+    cpuRunsMs: cpuTimes,
+    cpuMs: cpu,
+    linesPerCpuSecond: (totalLines / cpu) * 1000,
     findings: warm.findings.length,
     perLanguage,
     perFileMs: {
@@ -308,6 +326,9 @@ function main(): void {
   out.push(
     `  throughput    ${fmt(ours.linesPerSecond)} changed lines/s   (target >= 50,000) -> ${ours.linesPerSecond >= 50_000 ? 'meets' : 'below'} target`,
   );
+  out.push(
+    `  cpu time      ${fmt(cpu, 1)} ms, ${fmt(ours.linesPerCpuSecond)} changed lines per cpu-second   (runs: ${cpuTimes.map((t) => fmt(t, 1)).join(', ')} ms)`,
+  );
   out.push(`  findings      ${fmt(warm.findings.length)}`);
   out.push(
     `  5,000-line PR ${fmt(prMs, 1)} ms for ${fmt(prLines)} lines in ${pr.length} files   (target < 1,000 ms) -> ${prMs < 1000 ? 'meets' : 'misses'} target`,
@@ -339,8 +360,9 @@ function main(): void {
         continue;
       }
       const ms = median(run.times);
+      const cpuMs = run.cpuTimes.length > 0 ? median(run.cpuTimes) : undefined;
       out.push(
-        `  threads ${run.threads.padEnd(7)} ${fmt(ms, 1).padStart(8)} ms  ${fmt((totalLines / ms) * 1000).padStart(9)} lines/s  ${fmt(run.matches)} matches   (runs: ${run.times.map((t) => fmt(t, 1)).join(', ')} ms)`,
+        `  threads ${run.threads.padEnd(7)} ${fmt(ms, 1).padStart(8)} ms  ${fmt((totalLines / ms) * 1000).padStart(9)} lines/s  ${fmt(run.matches)} matches   (runs: ${run.times.map((t) => fmt(t, 1)).join(', ')} ms)${cpuMs === undefined ? '' : `; cpu ${fmt(cpuMs, 0)} ms`}`,
       );
     }
     const single = baseline.runs[0];
@@ -349,6 +371,12 @@ function main(): void {
       out.push(
         `  redline vs ast-grep (one thread each): ${fmt(ratio, 2)}x ${ratio >= 1 ? 'faster' : 'slower'} (the CLI's time includes process start and file reading; ours excludes I/O)`,
       );
+      if (single.cpuTimes.length > 0) {
+        const cpuRatio = median(single.cpuTimes) / cpu;
+        out.push(
+          `  same in cpu time: ${fmt(cpuRatio, 2)}x ${cpuRatio >= 1 ? 'faster' : 'slower'} (cpu time moves less with the machine's load than wall time)`,
+        );
+      }
     }
   }
   process.stdout.write(`${out.join('\n')}\n`);

@@ -277,10 +277,23 @@ export function checkCase(c: CorpusCase): string[] {
   return problems;
 }
 
-/** The directory holding the `.cases` files, whether run from source or from build-bench/. */
-export function corpusDir(): string {
+/**
+ * The corpora: `corpus` (bench/corpus, the labelled corpus the rules were tuned on, the default),
+ * `holdout` (bench/holdout, written without reading the rules; same format, same checks) and
+ * `holdout-2` (bench/holdout-2, a second held-out corpus, written without reading the rules or the
+ * other corpora).
+ */
+export const CORPORA = ['corpus', 'holdout', 'holdout-2'] as const;
+export type CorpusName = (typeof CORPORA)[number];
+
+/** The directory holding a corpus's `.cases` files, whether run from source or from build-bench/. */
+export function corpusDir(name: CorpusName = 'corpus'): string {
   const here = fileURLToPath(new URL('.', import.meta.url));
-  const candidates = [here, join(here, '..', '..', '..', 'bench', 'corpus'), join(process.cwd(), 'bench', 'corpus')];
+  const candidates = [
+    name === 'corpus' ? here : join(here, '..', name),
+    join(here, '..', '..', '..', 'bench', name),
+    join(process.cwd(), 'bench', name),
+  ];
   const found = candidates.find((dir) => existsSync(join(dir, 'javascript.cases')));
   if (!found) throw new Error(`corpus not found; looked in ${candidates.join(', ')}`);
   return found;

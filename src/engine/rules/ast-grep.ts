@@ -27,10 +27,23 @@ export function parseSource(language: Language, source: string): SgRoot {
   return parse(BUILT_IN[language] ?? language, source);
 }
 
+/** One ast-grep search: a rule, the constraints on its metavariables, and local utility rules. */
+export interface Query {
+  rule: Record<string, unknown>;
+  constraints?: Record<string, unknown> | undefined;
+  utils?: Record<string, unknown> | undefined;
+}
+
+/** Every node of the tree that the query matches, in tree order; throws when it does not compile. */
+export function findAll(root: SgNode, query: Query): SgNode[] {
+  return root.findAll({
+    rule: query.rule as never,
+    ...(query.constraints ? { constraints: query.constraints as never } : {}),
+    ...(query.utils ? { utils: query.utils as never } : {}),
+  });
+}
+
 /** Every node of the tree that the rule matches. */
 export function matchRule(root: SgNode, rule: Pick<Rule, 'rule' | 'constraints'>): SgNode[] {
-  return root.findAll({
-    rule: rule.rule as never,
-    ...(rule.constraints ? { constraints: rule.constraints as never } : {}),
-  });
+  return findAll(root, { rule: rule.rule, constraints: rule.constraints });
 }

@@ -259,18 +259,66 @@ export function ruleAnchors(rule: unknown): AnchorGroups {
   );
 }
 
+/** Bits of the trigram filter: 2^16, so a 15 KB file sets about a fifth of them. */
+const TRIGRAM_MASK = (1 << 16) - 1;
+
+/** A bit per hashed trigram of the text: a word with a trigram whose bit is unset is not in the text. */
+function trigramFilter(text: string): Uint8Array {
+  const bits = new Uint8Array((TRIGRAM_MASK + 1) >> 3);
+  let a = text.charCodeAt(0);
+  let b = text.charCodeAt(1);
+  for (let i = 2; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const h = (a * 961 + b * 31 + c) & TRIGRAM_MASK;
+    bits[h >> 3] = (bits[h >> 3] as number) | (1 << (h & 7));
+    a = b;
+    b = c;
+  }
+  return bits;
+}
+
+/** Whether every trigram of `word` has its bit set (else `word` is certainly not in the text). */
+function mayContain(filter: Uint8Array, word: string): boolean {
+  for (let i = 0; i + 2 < word.length; i++) {
+    const h = (word.charCodeAt(i) * 961 + word.charCodeAt(i + 1) * 31 + word.charCodeAt(i + 2)) & TRIGRAM_MASK;
+    if (((filter[h >> 3] as number) & (1 << (h & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/** Lower-cased as `(?i)` anchors compare: `ſ` folds to `s` in Rust; the Kelvin sign lower-cases to `k`. */
+const lowerCase = (text: string) => text.toLowerCase().replace(/\u017f/g, 's');
+
 /**
  * The source text as anchors are compared with it: as is, and lower-cased for `(?i)` anchors
- * (computed once per file, on first use). `ſ` is folded to `s` as Rust's case-insensitive
- * matching does; the Kelvin sign already lower-cases to `k`.
+ * (computed once per file, on first use). Rules and their regexes ask for the same words again
+ * and again (`query`, `request`, ...) and most of them are absent: answers are remembered, and a
+ * word one of whose trigrams the lower-cased text lacks is known absent without a search (an
+ * occurrence of the word would be an occurrence of its lower-cased form in the lower-cased text).
  */
 export class AnchorText {
   #lower: string | undefined;
+  #filter: Uint8Array | undefined;
+  readonly #known = new Map<string, boolean>();
   constructor(readonly source: string) {}
 
   get lower(): string {
-    this.#lower ??= this.source.toLowerCase().replace(/\u017f/g, 's');
+    this.#lower ??= lowerCase(this.source);
     return this.#lower;
+  }
+
+  /** Whether the text contains `text` (`ci`: the lower-cased text contains it; `text` is lower-cased). */
+  contains(text: string, ci: boolean): boolean {
+    const key = ci ? `i${text}` : `s${text}`;
+    let found = this.#known.get(key);
+    if (found === undefined) {
+      this.#filter ??= trigramFilter(this.lower);
+      found =
+        (text.length < 3 || mayContain(this.#filter, ci ? text : lowerCase(text))) &&
+        (ci ? this.lower : this.source).includes(text);
+      this.#known.set(key, found);
+    }
+    return found;
   }
 
   /** Whether every group has an anchor present in the text. */
@@ -278,7 +326,7 @@ export class AnchorText {
     for (const group of groups) {
       let found = false;
       for (const anchor of group) {
-        if ((anchor.ci ? this.lower : this.source).includes(anchor.text)) {
+        if (this.contains(anchor.text, anchor.ci)) {
           found = true;
           break;
         }

@@ -1,10 +1,11 @@
 import type { SgNode } from '@ast-grep/napi';
 import { type Language, ruleLanguagesFor } from '../languages.js';
 import type { FindingType, Severity } from '../types.js';
-import { matchRule, parseSource } from './ast-grep.js';
+import { parseSource } from './ast-grep.js';
 import { suggestionFor } from './render-fix.js';
 import { type AnchorGroups, AnchorText, ruleAnchors } from './rule-anchors.js';
 import type { Rule } from './rule-schema.js';
+import { searchRules } from './search-rules.js';
 
 export interface RunRulesInput {
   path: string;
@@ -94,24 +95,16 @@ function applies(rule: Rule, families: string[], input: RunRulesInput): boolean 
   return rule.languages.some((l) => families.includes(l));
 }
 
-function safeMatches(root: SgNode, rule: Rule): SgNode[] {
-  try {
-    return matchRule(root, rule);
-  } catch {
-    // A rule ast-grep cannot compile for this grammar finds nothing rather than failing the review.
-    return [];
-  }
-}
-
 /**
  * Runs the rules of the file's language family over one parsed file and keeps the matches that
  * touch an added line, one per (rule, line). Never throws on broken code: tree-sitter parses it.
+ * The search itself (search-rules.ts) finds what each rule alone would, in one query per file.
  */
 export function runRules(input: RunRulesInput): RuleMatch[] {
   if (input.addedLines.size === 0) return [];
   const families = ruleLanguagesFor(input.language);
   // A rule whose anchors (text its pattern or regex requires) are not in the file cannot match:
-  // skipping it saves a walk of the whole tree.
+  // skipping it saves compiling it.
   const text = new AnchorText(input.source);
   const rules = input.rules.filter((r) => applies(r, families, input) && text.satisfies(anchorsOf(r)));
   if (rules.length === 0) return [];
@@ -126,11 +119,13 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
     lines ??= input.source.split(/\r?\n/);
     return lines;
   };
+  const found = searchRules(root, rules, { language: input.language, text, library: input.rules });
   const added = new AddedLines(input.addedLines);
   const seen = new Set<string>();
   const matches: RuleMatch[] = [];
   for (const rule of rules) {
-    for (const node of safeMatches(root, rule)) {
+    const { nodes, prefix } = found.get(rule) ?? { nodes: [], prefix: '' };
+    for (const node of nodes) {
       const range = node.range();
       const startLine = range.start.line + 1;
       // A node that ends at column 0 of a line (a trailing newline) does not touch that line.
@@ -152,7 +147,7 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
         endLine,
         snippet: snippetOf(code),
         code,
-        suggestion: rule.fix === undefined ? undefined : suggestionFor(rule.fix, node, input.source, linesOf()),
+        suggestion: rule.fix === undefined ? undefined : suggestionFor(rule.fix, node, input.source, linesOf(), prefix),
         cwe: rule.cwe,
         cvss: rule.cvss,
       });

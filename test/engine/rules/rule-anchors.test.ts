@@ -101,6 +101,33 @@ function examplesByLanguage(): Map<Language, string[]> {
   return out;
 }
 
+describe('AnchorText.contains', () => {
+  it('answers as includes does, case-sensitive or on the lower-cased text', () => {
+    const text = new AnchorText('const apiKey = process.env.API_KEY; // ſecret, Kelvin \u212a');
+    const words = ['apiKey', 'api_key', 'process.env', 'const', 'zzz', 'ap', 'q', 'API_KEY', 'secret', 'kelvin k'];
+    for (const word of words) {
+      expect(text.contains(word, false)).toBe(text.source.includes(word));
+      expect(text.contains(word.toLowerCase(), true)).toBe(text.lower.includes(word.toLowerCase()));
+    }
+    expect(text.contains('api_key', true)).toBe(true);
+    expect(text.contains('secret', true)).toBe(true);
+    expect(text.contains('kelvin k', true)).toBe(true);
+    // Asked twice, the same answer (remembered).
+    expect(text.contains('zzz', false)).toBe(false);
+  });
+
+  it('finds every slice of a larger text, whatever its trigram filter says', () => {
+    const source = RULES.flatMap((r) => r.examples.invalid).join('\n');
+    const text = new AnchorText(source);
+    for (let i = 0; i + 12 < source.length; i += 97) {
+      const slice = source.slice(i, i + 3 + (i % 9));
+      expect(text.contains(slice, false)).toBe(true);
+      expect(text.contains(slice.toLowerCase(), true)).toBe(true);
+    }
+    expect(text.contains('definitelyNotInThere', false)).toBe(false);
+  });
+});
+
 describe('the prefilter on the rule packs', () => {
   const examples = examplesByLanguage();
 

@@ -31,7 +31,7 @@ const callTo = (regex: string): Record<string, unknown> => ({
 
 /** net/http, gin and echo request values. */
 const REQUEST_CALL =
-  '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|PostForm|DefaultQuery|QueryParam|FormValue)\\(|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
+  '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|PostForm|DefaultQuery|QueryParam|FormValue)(\\(|$)|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
 const requestValue = { any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }] };
 const containsRequest = {
   has: { stopBy: 'end', any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }] },
@@ -183,6 +183,65 @@ export const goRules: Rule[] = [
         fn('rows, err := db.Query("SELECT * FROM users WHERE name = $1", name)\n_ = rows\nreturn err'),
         fn('rows, err := db.Query(fmt.Sprintf("SELECT * FROM t LIMIT %d", limit))\n_ = rows\nreturn err'),
         fn('_, err := db.Exec("DELETE FROM items " + "WHERE archived")\nreturn err'),
+      ],
+    },
+  },
+  {
+    id: 'go.gorm-sql-injection',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A GORM/query-builder condition built with string concatenation or fmt.Sprintf: a value containing a quote changes the query (SQL injection). Pass the value as an argument: db.Where("email = ?", email).',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          has: {
+            field: 'function',
+            kind: 'selector_expression',
+            has: { field: 'field', regex: '^(Where|Or|Not|Having|Joins)$' },
+          },
+        },
+        argument(1, { ...formattedQuery, regex: '(?i)(=|<|>|\\blike\\b|\\bin\\b|\\bis\\b)' }),
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        fn('err := db.Where("email = \'" + email + "\'").Find(&orders).Error\nreturn err'),
+        fn('return db.Where(fmt.Sprintf("status = \'%s\'", status)).Find(&rows).Error'),
+      ],
+      valid: [
+        fn('return db.Where("email = ?", email).Find(&orders).Error'),
+        fn('return db.Where(&Order{Email: email}).Find(&orders).Error'),
+      ],
+    },
+  },
+  {
+    id: 'go.template-injection',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A template parsed from request input runs attacker-written template code (text/template does not escape, and templates can call methods on the data): template injection. Parse only your own templates and pass the input as data.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', regex: '(^template\\.New\\(.*\\)|^(tmpl|tpl|t|template))\\.Parse$' } },
+        argument(1, fromRequest),
+      ],
+    },
+    cwe: 'CWE-1336',
+    examples: {
+      invalid: [
+        handler('tmpl, err := template.New("preview").Parse(r.FormValue("body"))\n_, _ = tmpl, err'),
+        handler('src := r.URL.Query().Get("tpl")\nt, _ := template.New("x").Parse(src)\n_ = t'),
+      ],
+      valid: [
+        handler('tmpl, err := template.New("preview").Parse(previewTemplate)\n_, _ = tmpl, err'),
+        handler('u, err := url.Parse(r.FormValue("next"))\n_, _ = u, err'),
       ],
     },
   },
@@ -385,6 +444,7 @@ export const goRules: Rule[] = [
       invalid: [
         handler('data, err := os.ReadFile(filepath.Join(baseDir, r.URL.Query().Get("file")))\n_, _ = data, err'),
         handler('name := r.FormValue("name")\nhttp.ServeFile(w, r, filepath.Join("uploads", name))'),
+        'func DownloadExport(c *gin.Context) {\n\tf, err := os.Open(filepath.Join("/data/exports", c.Query("path")))\n\t_, _ = f, err\n}',
       ],
       valid: [
         handler(
@@ -422,6 +482,78 @@ export const goRules: Rule[] = [
       valid: [
         fn('if err := save(u); err != nil {\n\treturn err\n}\nreturn nil'),
         fn('if err != nil {\n\t// already closed: nothing to do\n}\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.error-return-nil',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This `if err != nil` returns nil from a function that returns an error: the failure is reported as success and the caller carries on (a message is acknowledged, data is lost). Return the error, wrapped with context.',
+    rule: {
+      kind: 'return_statement',
+      regex: '^return\\s+nil$',
+      inside: {
+        kind: 'statement_list',
+        not: { has: { nthChild: 2 } },
+        inside: {
+          kind: 'block',
+          inside: {
+            kind: 'if_statement',
+            field: 'consequence',
+            has: { field: 'condition', regex: '^err\\s*!=\\s*nil$' },
+          },
+        },
+      },
+      all: [
+        {
+          inside: {
+            stopBy: {
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            },
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            has: { field: 'result', regex: '^error$' },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'func (c *Consumer) Handle(body []byte) error {\n\tvar evt Event\n\tif err := json.Unmarshal(body, &evt); err != nil {\n\t\treturn nil\n\t}\n\treturn c.save(evt)\n}',
+        'func load(path string) error {\n\tdata, err := os.ReadFile(path)\n\tif err != nil {\n\t\treturn nil\n\t}\n\treturn parse(data)\n}',
+      ],
+      valid: [
+        'func (c *Consumer) Handle(body []byte) error {\n\tvar evt Event\n\tif err := json.Unmarshal(body, &evt); err != nil {\n\t\treturn fmt.Errorf("decode: %w", err)\n\t}\n\treturn nil\n}',
+        'func find(id string) (*User, error) {\n\tu, err := lookup(id)\n\tif err != nil {\n\t\treturn nil, err\n\t}\n\treturn u, nil\n}',
+        'func load(path string) error {\n\tdata, err := os.ReadFile(path)\n\tif err != nil {\n\t\tlog.Printf("skip %s: %v", path, err)\n\t\treturn nil\n\t}\n\treturn parse(data)\n}',
+      ],
+    },
+  },
+  {
+    id: 'go.commented-out-code',
+    languages: ['go'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
+    rule: {
+      kind: 'comment',
+      regex:
+        '^//\\s*(return\\s+[\\w.&*]+(\\(.*\\))?(,\\s*[\\w.&*]+(\\(.*\\))?)*|(defer\\s+|go\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)|[A-Za-z_][\\w.]*(,\\s*[A-Za-z_][\\w.]*)*\\s*:?=\\s*[\\w"&\\[{(].*|(if|for)\\s.*\\{)\\s*$',
+      not: { regex: '(?i)^//\\s*(nolint|go:|todo|fixme|note|deprecated|see|example|output)\\b' },
+    },
+    examples: {
+      invalid: [
+        'func f() error {\n\tif err := push(); err != nil {\n\t\t// return d.retry.Schedule(ctx, job, 3)\n\t\treturn err\n\t}\n\treturn nil\n}',
+        'func f() {\n\t// log.Printf("state %v", s)\n\trun()\n}',
+        'func f() {\n\t// retries := 5\n\trun()\n}',
+      ],
+      valid: [
+        '// Handle decodes the event and records it.\nfunc Handle() {}',
+        '//go:generate mockgen -source=store.go\nfunc f() {}',
+        'func f() {\n\t// return early when the cache is warm\n\trun()\n}',
       ],
     },
   },
@@ -549,7 +681,20 @@ export const goRules: Rule[] = [
       kind: 'call_expression',
       all: [
         { has: { field: 'function', regex: '^template\\.(HTML|JS|URL|HTMLAttr|CSS|Srcset)$' } },
-        argument(1, fromRequest),
+        argument(1, {
+          any: [
+            fromRequest,
+            // A user-written field stored earlier: `template.HTML(user.Bio)`, `template.HTML(c.Body)`.
+            {
+              kind: 'selector_expression',
+              has: {
+                field: 'field',
+                regex:
+                  '^(Bio|Body|Comment|Comments|Content|Description|Message|Text|Title|Name|DisplayName|About|Note|Notes|Signature|Summary|Subject|Input|Query)$',
+              },
+            },
+          ],
+        }),
       ],
     },
     cwe: 'CWE-79',
@@ -558,10 +703,12 @@ export const goRules: Rule[] = [
       invalid: [
         handler('bio := template.HTML(r.FormValue("bio"))\n_ = tmpl.Execute(w, bio)'),
         handler('name := r.URL.Query().Get("name")\ndata := template.HTML(name)\n_ = data'),
+        handler('_ = tmpl.Execute(w, map[string]any{"Bio": template.HTML(user.Bio)})'),
       ],
       valid: [
         handler('_ = tmpl.Execute(w, map[string]any{"Bio": r.FormValue("bio")})'),
         handler('footer := template.HTML("<hr>")\n_ = footer'),
+        handler('body := template.HTML(bluemonday.UGCPolicy().Sanitize(post.Body))\n_ = body'),
       ],
     },
   },

@@ -46,6 +46,15 @@ const inLoopBody = {
   },
 };
 
+/** `dto.getCallbackUrl()`: a URL-like getter on `$DTO`. */
+const URL_GETTER = {
+  all: [
+    { has: { field: 'object', kind: 'identifier', pattern: '$DTO' } },
+    { has: { field: 'name', regex: '(?i)^get\\w*(url|uri|endpoint|callback|webhook|host)$' } },
+    { has: { field: 'arguments', not: { has: { kind: 'identifier' } } } },
+  ],
+};
+
 export const javaRules: Rule[] = [
   {
     id: 'java.sql-injection',
@@ -83,6 +92,33 @@ export const javaRules: Rule[] = [
           ],
         },
       ],
+      // `"... ORDER BY " + column` where `column = SORT_COLUMNS.getOrDefault(sort, "name")`: an allow-list.
+      not: {
+        has: {
+          field: 'arguments',
+          has: {
+            nthChild: 1,
+            kind: 'binary_expression',
+            has: {
+              field: 'right',
+              kind: 'identifier',
+              pattern: '$COLUMN',
+              inside: {
+                stopBy: 'end',
+                kind: 'method_declaration',
+                has: {
+                  stopBy: 'end',
+                  kind: 'variable_declarator',
+                  all: [
+                    { has: { field: 'name', pattern: '$COLUMN' } },
+                    { has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+                  ],
+                },
+              },
+            },
+          },
+        },
+      },
     },
     cwe: 'CWE-89',
     cvss: 9.8,
@@ -98,6 +134,337 @@ export const javaRules: Rule[] = [
         ),
         method('ResultSet rs = stmt.executeQuery("SELECT * FROM users " + "ORDER BY id");'),
         method('em.createQuery("FROM Order o WHERE o.customer = :c").setParameter("c", customer);'),
+        method(
+          'String column = SORT_COLUMNS.getOrDefault(sort, "name");\nreturn jdbcTemplate.queryForList("SELECT id FROM products WHERE category = ? ORDER BY " + column, category);',
+        ),
+      ],
+    },
+  },
+  {
+    id: 'java.ssrf-http-client',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'The server calls a URL that the client supplied in the request body or parameters: a caller can make it reach internal services or cloud metadata (SSRF). Allow-list the hosts, or map an identifier to a known URL.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        {
+          any: [
+            {
+              all: [
+                {
+                  has: {
+                    field: 'name',
+                    regex:
+                      '^(getForObject|getForEntity|postForObject|postForEntity|postForLocation|exchange|put|delete|patchForObject)$',
+                  },
+                },
+                { has: { field: 'object', regex: '(?i)resttemplate$|^(rest|restClient|template)$' } },
+              ],
+            },
+            { regex: '^(URI\\.create|HttpRequest\\.newBuilder)\\(' },
+          ],
+        },
+        firstArgument({
+          any: [
+            { kind: 'method_invocation', ...URL_GETTER },
+            { has: { stopBy: 'end', kind: 'method_invocation', ...URL_GETTER } },
+          ],
+        }),
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'method_declaration',
+            has: {
+              field: 'parameters',
+              has: {
+                kind: 'formal_parameter',
+                all: [
+                  { has: { field: 'name', pattern: '$DTO' } },
+                  {
+                    any: [
+                      { has: { field: 'type', regex: '(Request|Dto|DTO|Form|Command|Payload|Input)$' } },
+                      { has: { kind: 'modifiers', regex: '@(RequestBody|RequestParam|ModelAttribute)\\b' } },
+                    ],
+                  },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-918',
+    examples: {
+      invalid: [
+        'class S {\n  String verify(RegistrationRequest registration) {\n    return restTemplate.getForObject(registration.getCallbackUrl() + "?c=" + registration.getChallenge(), String.class);\n  }\n}',
+        'class S {\n  String ping(@RequestBody HookDto dto) {\n    return restTemplate.postForObject(dto.getWebhookUrl(), body, String.class);\n  }\n}',
+      ],
+      valid: [
+        'class S {\n  String verify(RegistrationRequest registration) {\n    return restTemplate.getForObject(config.getCallbackUrl() + "?c=" + registration.getChallenge(), String.class);\n  }\n}',
+        'class S {\n  String ping(@RequestBody HookDto dto) {\n    return restTemplate.postForObject(HOOK_URL, dto.getWebhookUrl(), String.class);\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.unsafe-yaml-xml-deserialization',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'This parser builds arbitrary Java objects named in its input (SnakeYAML without SafeConstructor, XStream without an allow-list, XMLDecoder): untrusted input gets remote code execution. Use new Yaml(new SafeConstructor(new LoaderOptions())), set up XStream type permissions, or parse into plain data.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^(load|loadAll|loadAs)$' } },
+            { has: { field: 'object', kind: 'object_creation_expression', regex: '^new\\s+Yaml\\s*\\(\\s*\\)$' } },
+          ],
+        },
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^fromXML$' } },
+            {
+              not: {
+                inside: {
+                  stopBy: 'end',
+                  kind: 'program',
+                  has: {
+                    stopBy: 'end',
+                    kind: 'method_invocation',
+                    regex: '\\.(allowTypes\\w*|addPermission|setupDefaultSecurity)\\(',
+                  },
+                },
+              },
+            },
+          ],
+        },
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.beans\\.)?XMLDecoder$' } },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        method('Object parsed = new Yaml().load(body);'),
+        method('Order o = (Order) xstream.fromXML(request.getInputStream());'),
+        method('XMLDecoder d = new XMLDecoder(in);'),
+      ],
+      valid: [
+        method('Object parsed = new Yaml(new SafeConstructor(new LoaderOptions())).load(body);'),
+        'class C {\n  void init() { xstream.allowTypes(new Class[] { Order.class }); }\n  Order read(String xml) { return (Order) xstream.fromXML(xml); }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.expression-injection',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A SpEL/OGNL/MVEL expression or a Velocity/FreeMarker template evaluated from a non-constant string: whoever writes that string can call any Java method (T(java.lang.Runtime).exec(...)), i.e. code injection. Evaluate only your own expressions, or use SimpleEvaluationContext.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^(parseExpression|parseRaw)$' } },
+            firstArgument({ not: { kind: 'string_literal' } }),
+            {
+              inside: { kind: 'method_invocation', regex: '\\.getValue\\(', stopBy: { kind: 'expression_statement' } },
+            },
+            { not: { inside: { stopBy: 'end', kind: 'method_declaration', regex: 'SimpleEvaluationContext' } } },
+          ],
+        },
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^evaluate$' } },
+            { has: { field: 'object', regex: '(?i)velocity' } },
+            { has: { field: 'arguments', has: { nthChild: 4, not: { kind: 'string_literal' } } } },
+          ],
+        },
+        {
+          kind: 'object_creation_expression',
+          all: [
+            { has: { field: 'type', regex: '^(freemarker\\.template\\.)?Template$' } },
+            {
+              has: {
+                field: 'arguments',
+                has: { nthChild: 2, kind: 'object_creation_expression', regex: '^new\\s+StringReader\\(\\s*[^"\\s]' },
+              },
+            },
+          ],
+        },
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^(eval|evaluate|parse)$' } },
+            { has: { field: 'object', regex: '^(Ognl|MVEL|groovyShell|shell|GroovyShell)$' } },
+            firstArgument({ not: { kind: 'string_literal' } }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-917',
+    examples: {
+      invalid: [
+        method('return Boolean.TRUE.equals(parser.parseExpression(condition).getValue(context, Boolean.class));'),
+        method('Velocity.evaluate(context, writer, "notice", request.getTemplate());'),
+        method('Template t = new Template("n", new StringReader(body), cfg);'),
+      ],
+      valid: [
+        method('Object v = parser.parseExpression("name.toUpperCase()").getValue(context);'),
+        method('Velocity.evaluate(context, writer, "notice", "Hello $name");'),
+        method('Template t = cfg.getTemplate("notice.ftl");'),
+      ],
+    },
+  },
+  {
+    id: 'java.hardcoded-db-password',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'The database password is a string literal in the source: everyone with the repository (and every build artifact) has it. Read it from the environment or a secret store.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        { regex: '^DriverManager\\.getConnection\\(' },
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              nthChild: 3,
+              kind: 'string_literal',
+              regex: '^"[^"\\s]{4,}"$',
+              not: { regex: '(?i)(changeme|example|password|placeholder|dummy|test|\\$\\{)' },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-798',
+    examples: {
+      invalid: [
+        method('Connection c = DriverManager.getConnection(URL, "reporting", "Xk29!fqP0z");'),
+        method('return DriverManager.getConnection("jdbc:postgresql://db/app", "app", "s3cr3t-Pa55");'),
+      ],
+      valid: [
+        method('Connection c = DriverManager.getConnection(URL, "reporting", System.getenv("DB_PASSWORD"));'),
+        method('Connection c = DriverManager.getConnection("jdbc:h2:mem:test", "sa", "");'),
+      ],
+    },
+  },
+  {
+    id: 'java.insecure-random-code',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'java.util.Random / ThreadLocalRandom is predictable (its state can be recovered from a few outputs) and must not make one-time codes, tokens or passwords: use java.security.SecureRandom.',
+    rule: {
+      any: [
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
+        { kind: 'method_invocation', regex: '^ThreadLocalRandom\\.current\\(\\)$' },
+        { kind: 'method_invocation', regex: '^(Math\\.random|RandomStringUtils\\.random\\w*)\\(' },
+      ],
+      inside: {
+        stopBy: { any: [{ kind: 'method_declaration' }, { kind: 'class_body' }] },
+        kind: 'variable_declarator',
+        has: {
+          field: 'name',
+          regex: '(?i)(otp|code|pin|token|password|passwd|secret|nonce|salt|apikey|sessionid|csrf)$',
+        },
+      },
+    },
+    cwe: 'CWE-338',
+    examples: {
+      invalid: [
+        method('String code = String.format("%06d", new Random().nextInt(1_000_000));'),
+        method('int otp = ThreadLocalRandom.current().nextInt(100000, 1000000);'),
+      ],
+      valid: [
+        method('String code = String.format("%06d", SECURE_RANDOM.nextInt(1_000_000));'),
+        method('int delay = new Random().nextInt(500);'),
+      ],
+    },
+  },
+  {
+    id: 'java.weak-cipher',
+    languages: ['java'],
+    type: 'security',
+    severity: 'warning',
+    message:
+      'DES, 3DES, RC4 and ECB mode are broken or leak patterns of the plaintext: use AES/GCM/NoPadding with a random IV.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        { regex: '^Cipher\\.getInstance\\(' },
+        firstArgument({
+          kind: 'string_literal',
+          regex: '(?i)^"(des|desede|tripledes|rc4|arcfour|rc2|blowfish)(/|")|/ecb/',
+        }),
+      ],
+    },
+    cwe: 'CWE-327',
+    examples: {
+      invalid: [
+        method('Cipher cipher = Cipher.getInstance("DES/ECB/PKCS5Padding");'),
+        method('Cipher cipher = Cipher.getInstance("AES/ECB/PKCS5Padding");'),
+      ],
+      valid: [
+        method('Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");'),
+        method('Cipher cipher = Cipher.getInstance(transformation);'),
+      ],
+    },
+  },
+  {
+    id: 'java.path-traversal-request',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'A file path is built from a servlet request parameter: "../" in the value reaches any file the process can read or overwrite (path traversal). Resolve it against the base directory, normalize() it and check startsWith(base), or keep only the file name.',
+    rule: {
+      any: [
+        { kind: 'method_invocation', regex: '^(Paths\\.get|Path\\.of)\\(' },
+        { kind: 'method_invocation', regex: '\\.resolve\\(' },
+        {
+          kind: 'object_creation_expression',
+          has: { field: 'type', regex: '^(File|FileInputStream|FileReader|FileOutputStream|FileWriter)$' },
+        },
+      ],
+      has: {
+        field: 'arguments',
+        has: {
+          kind: 'method_invocation',
+          regex: '^(req|request|httpRequest|servletRequest)\\.(getParameter|getHeader|getPathInfo)\\(',
+        },
+      },
+      not: {
+        inside: {
+          stopBy: 'end',
+          kind: 'method_declaration',
+          has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.startsWith\\(' },
+        },
+      },
+    },
+    cwe: 'CWE-22',
+    examples: {
+      invalid: [
+        method('Files.copy(Paths.get(UPLOAD_DIR, request.getParameter("name")), response.getOutputStream());'),
+        method('File f = new File(BASE, req.getParameter("file"));'),
+      ],
+      valid: [
+        method(
+          'Path p = ROOT.resolve(request.getParameter("name")).normalize();\nif (!p.startsWith(ROOT)) throw new SecurityException();\nFiles.copy(p, out);',
+        ),
+        method('Files.copy(Paths.get(UPLOAD_DIR, "report.csv"), response.getOutputStream());'),
       ],
     },
   },
@@ -629,9 +996,35 @@ export const javaRules: Rule[] = [
             field: 'arguments',
             has: {
               stopBy: 'end',
-              kind: 'method_invocation',
-              regex:
-                '^(req|request|httpRequest|servletRequest)\\.(getParameter|getHeader|getQueryString|getRequestURI|getCookies)\\(',
+              any: [
+                {
+                  kind: 'method_invocation',
+                  regex:
+                    '^(req|request|httpRequest|servletRequest)\\.(getParameter|getHeader|getQueryString|getRequestURI|getCookies)\\(',
+                },
+                // `String name = request.getParameter("name");` earlier in the method.
+                {
+                  kind: 'identifier',
+                  pattern: '$VALUE',
+                  inside: {
+                    stopBy: 'end',
+                    kind: 'method_declaration',
+                    has: {
+                      stopBy: 'end',
+                      kind: 'variable_declarator',
+                      all: [
+                        { has: { field: 'name', pattern: '$VALUE' } },
+                        {
+                          has: {
+                            field: 'value',
+                            regex: '^(req|request|httpRequest|servletRequest)\\.(getParameter|getHeader)\\(',
+                          },
+                        },
+                      ],
+                    },
+                  },
+                },
+              ],
             },
           },
         },
@@ -644,6 +1037,9 @@ export const javaRules: Rule[] = [
       invalid: [
         method('resp.getWriter().println("<h1>Hello, " + req.getParameter("name") + "</h1>");'),
         method('PrintWriter out = response.getWriter();\nout.print("<p>" + request.getParameter("q") + "</p>");'),
+        method(
+          'String name = request.getParameter("name");\nPrintWriter out = response.getWriter();\nout.println("<h2>Welcome, " + name + "</h2>");',
+        ),
       ],
       valid: [
         method('resp.getWriter().println("<h1>Hello, " + Encode.forHtml(req.getParameter("name")) + "</h1>");'),
@@ -929,6 +1325,57 @@ export const javaRules: Rule[] = [
       valid: [
         method('for (Order o : orders.findAllById(ids)) {\n  total = total.add(o.getAmount());\n}'),
         method('Order o = orders.findById(id).orElseThrow();'),
+      ],
+    },
+  },
+  {
+    id: 'java.object-mapper-in-loop',
+    languages: ['java'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'A new ObjectMapper (or Gson/JAXBContext) per loop iteration rebuilds its serializer caches every time: create it once (a static final field or an injected bean) and reuse it; it is thread-safe.',
+    rule: {
+      kind: 'object_creation_expression',
+      has: { field: 'type', regex: '^(ObjectMapper|XmlMapper|JsonMapper|Gson|GsonBuilder)$' },
+      ...inLoopBody,
+    },
+    examples: {
+      invalid: [
+        method('for (String line : lines) {\n  events.add(new ObjectMapper().readValue(line, Event.class));\n}'),
+        method('while (it.hasNext()) {\n  out.add(new Gson().toJson(it.next()));\n}'),
+      ],
+      valid: [
+        method(
+          'ObjectMapper mapper = new ObjectMapper();\nfor (String line : lines) {\n  events.add(mapper.readValue(line, Event.class));\n}',
+        ),
+        method('for (String line : lines) {\n  events.add(MAPPER.readValue(line, Event.class));\n}'),
+      ],
+    },
+  },
+  {
+    id: 'java.commented-out-code',
+    languages: ['java'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
+    rule: {
+      kind: 'line_comment',
+      any: [
+        { regex: '^//\\s*(final\\s+)?[A-Z][\\w<>,\\[\\] ]*\\s+\\w+\\s*=.*;\\s*$' },
+        { regex: '^//\\s*(return\\b.*|[\\w$.]+\\(.*\\)|[\\w$.\\[\\]]+\\s*=[^=].*|throw\\s+new\\s.+);\\s*$' },
+        { regex: '^//\\s*(if|for|while)\\s*\\(.*\\)\\s*\\{\\s*$' },
+      ],
+    },
+    examples: {
+      invalid: [
+        method('users.deactivate(id);\n// audit.record("user.deactivated", id);'),
+        method('// String name = user.getName();\nrun();'),
+      ],
+      valid: [
+        method('// Deactivate first, then audit (see ADR 12).\nusers.deactivate(id);'),
+        method('users.deactivate(id); // idempotent'),
       ],
     },
   },

@@ -98,6 +98,9 @@ const RANDOM_SECRET_TARGET = {
     },
   ],
 };
+/** A function that makes a secret value: `createResetToken`, `inviteCode`, `generateApiKey`, `newOtp`. */
+const SECRET_MAKER_NAME =
+  '(?i)((token|secret|password|passwd|nonce|salt|otp|api_?key|csrf|session_?id)s?|(invite|invitation|verification|verify|reset|confirmation|confirm|access|auth|promo|coupon|voucher|referral|license|activation|recovery|backup|pairing|magic|login|one_?time|signing|encryption)_?(code|key|link|pin)s?)$';
 const RANDOM_TARGET_STOP = anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]);
 
 /** A callback run once per item: `items.map((item) => ...)`, `items.forEach(function (item) {...})`. */
@@ -546,6 +549,38 @@ export const javascriptRules: Rule[] = [
           any: [
             { kind: 'member_expression', regex: `${REQUEST_INPUT}` },
             { kind: 'template_string', regex: '^`\\$\\{\\s*(req|request)\\.(query|body|params)' },
+            // A local variable read from the request in the same function: `const url = req.body.url`.
+            {
+              kind: 'identifier',
+              pattern: '$URL',
+              inside: {
+                ...FUNCTION,
+                stopBy: 'end',
+                has: {
+                  kind: 'variable_declarator',
+                  stopBy: 'end',
+                  all: [{ has: { field: 'name', pattern: '$URL' } }, { has: { field: 'value', regex: REQUEST_INPUT } }],
+                },
+              },
+            },
+            // A field of a NestJS request DTO: `@Body() dto: WebhookDto` ... `fetch(dto.url)`.
+            {
+              kind: 'member_expression',
+              all: [
+                { has: { field: 'object', kind: 'identifier', pattern: '$DTO' } },
+                { has: { field: 'property', regex: '(?i)(url|uri|link|endpoint|host|callback|webhook|target)' } },
+                {
+                  inside: {
+                    ...FUNCTION,
+                    stopBy: 'end',
+                    has: {
+                      field: 'parameters',
+                      has: { regex: '^@(Body|Query|Param)\\(', has: { kind: 'identifier', pattern: '$DTO' } },
+                    },
+                  },
+                },
+              ],
+            },
           ],
         }),
       ],
@@ -557,8 +592,12 @@ export const javascriptRules: Rule[] = [
         'const r = await fetch(req.query.url);',
         'const { data } = await axios.get(req.body.webhook);',
         'https.get(`${req.query.host}/status`, onResponse);',
+        'async function preview(req, res) {\n  const target = req.body.url;\n  const r = await axios.get(target, { timeout: 5000 });\n}',
+        "class C {\n  async test(@Body() dto: WebhookDto) {\n    return fetch(dto.url, { method: 'POST' });\n  }\n}",
       ],
       valid: [
+        'async function preview(req, res) {\n  const target = allowed.get(req.body.url);\n  const r = await axios.get(target);\n}',
+        'class C {\n  async test(@Body() dto: WebhookDto) {\n    return fetch(WEBHOOK_URL, { body: dto.url });\n  }\n}',
         'const r = await fetch(`${API_BASE}/users/${req.params.id}`);',
         'const r = await fetch(config.url);',
         'const { data } = await axios.get(allowed.get(req.body.webhook));',
@@ -650,6 +689,28 @@ export const javascriptRules: Rule[] = [
             },
           },
         },
+        // A random string built from Math.random (`.toString(36)`, `ALPHABET[Math.floor(Math.random() * n)]`)
+        // inside a function that makes a secret: `function inviteCode()`, `generateApiKey()`.
+        {
+          all: [
+            {
+              any: [
+                { inside: { kind: 'call_expression', regex: '^Math\\.random\\(\\)\\.toString\\(', stopBy: FUNCTION } },
+                { inside: { kind: 'subscript_expression', stopBy: FUNCTION } },
+                { inside: { kind: 'call_expression', regex: '^\\w+\\.charAt\\(', stopBy: FUNCTION } },
+              ],
+            },
+            {
+              inside: {
+                any: ['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
+                  kind,
+                  has: { field: 'name', regex: SECRET_MAKER_NAME },
+                })),
+                stopBy: 'end',
+              },
+            },
+          ],
+        },
       ],
     },
     cwe: 'CWE-338',
@@ -661,6 +722,8 @@ export const javascriptRules: Rule[] = [
         "function newSession(userId) {\n  const id = Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16)).join('');\n  return { id, userId };\n}",
         "const apiKey = Array.from({ length: 40 }, () => CHARS[Math.floor(Math.random() * CHARS.length)]).join('');",
         'function createSession(user) {\n  return { id: Math.random().toString(36).slice(2), user };\n}',
+        'function inviteCode() {\n  return Math.random().toString(36).slice(2, 10);\n}',
+        "function generateApiKey(length = 32) {\n  let key = '';\n  for (let i = 0; i < length; i++) key += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];\n  return key;\n}",
       ],
       valid: [
         "const resetToken = crypto.randomBytes(32).toString('hex');",
@@ -670,6 +733,8 @@ export const javascriptRules: Rule[] = [
         "const id = Math.random().toString(36).slice(2);\nel.setAttribute('id', id);",
         "function renderChart(points) {\n  const id = Array.from({ length: 8 }, () => Math.floor(Math.random() * 16).toString(16)).join('');\n  return draw(id, points);\n}",
         'const tokenColors = tokens.map(() => `hsl(${Math.random() * 360}, 70%, 50%)`);',
+        'function colorCode() {\n  return PALETTE[Math.floor(Math.random() * PALETTE.length)];\n}',
+        'function retryToken() {\n  return setTimeout(retry, Math.random() * 1000);\n}',
       ],
     },
   },
@@ -889,6 +954,173 @@ export const javascriptRules: Rule[] = [
     },
   },
 
+  {
+    id: 'js.query-builder-injection',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A query-builder condition or raw fragment built by interpolating or concatenating values is open to SQL injection: use named parameters (`.where("u.email = :email", { email })`) or the builder\'s value helpers instead.',
+    rule: {
+      kind: 'call_expression',
+      any: [
+        // TypeORM / MikroORM query builders: `repo.createQueryBuilder('u').where(`... ${x}`)`, `qb.andWhere('a = ' + b)`.
+        {
+          all: [
+            calleeProperty('^(where|andWhere|orWhere|having|andHaving|orHaving)$'),
+            {
+              has: {
+                field: 'function',
+                has: {
+                  field: 'object',
+                  any: [{ regex: 'createQueryBuilder\\(' }, { regex: '^(this\\.)?(qb|queryBuilder|builder|query)$' }],
+                },
+              },
+            },
+            firstArgument(DYNAMIC_STRING),
+          ],
+        },
+        // Drizzle / Knex raw fragments: `sql.raw(`... ${x}`)`, `knex.raw('... ' + x)` inside a builder.
+        { all: [calleeProperty('^raw$', '^(sql|Prisma\\.sql)$'), firstArgument(DYNAMIC_STRING)] },
+        {
+          all: [
+            calleeProperty('^(whereRaw|orWhereRaw|havingRaw|orderByRaw|joinRaw|fromRaw)$'),
+            firstArgument(DYNAMIC_STRING),
+            { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        "return this.users.createQueryBuilder('u').where(`u.email LIKE '%@${domain}'`).getMany();",
+        "const qb = repo.createQueryBuilder('o');\nqb.andWhere('o.status = \\'' + status + '\\'');",
+        "const rows = await db.select().from(users).where(sql.raw(`name = '${name}'`));",
+        'const rows = await knex("users").whereRaw(`email = \'${email}\'`);',
+      ],
+      valid: [
+        "return this.users.createQueryBuilder('u').where('u.email LIKE :pattern', { pattern: `%@${domain}` }).getMany();",
+        "const rows = await knex('users').whereRaw('email = ?', [email]);",
+        'const rows = await db.select().from(users).where(sql`name = ${name}`);',
+        'const active = items.where(`status-${kind}`);',
+      ],
+    },
+  },
+  {
+    id: 'js.jquery-html',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'jQuery .html()/.append() with HTML built from variables renders them as markup (cross-site scripting): set text with .text(), or build elements and set their text.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^(html|append|prepend|after|before|replaceWith|wrap)$'),
+        { has: { field: 'function', has: { field: 'object', regex: '^(\\$|jQuery)\\(' } } },
+        firstArgument({
+          all: [DYNAMIC_STRING, { regex: '<[a-zA-Z]' }, { not: { has: { ...SANITIZED, stopBy: 'end' } } }],
+        }),
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        "$('#search-summary').html('Results for <strong>' + query + '</strong>');",
+        '$(list).append(`<li>${item.name}</li>`);',
+      ],
+      valid: [
+        "$('#search-summary').text('Results for ' + query);",
+        "$('#list').append('<li>Loading</li>');",
+        '$(list).append(`<li>${escapeHtml(item.name)}</li>`);',
+      ],
+    },
+  },
+  {
+    id: 'js.angular-bypass-sanitizer',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      "bypassSecurityTrust*() (or Renderer2 setting innerHTML) switches off Angular's sanitizer for a value that is not a constant: if it holds user content, that is cross-site scripting. Bind it normally (Angular sanitizes [innerHTML]) or sanitize it first.",
+    rule: {
+      kind: 'call_expression',
+      any: [
+        {
+          all: [
+            calleeProperty('^bypassSecurityTrust(Html|Script|Url|ResourceUrl|Style)$'),
+            firstArgument({ all: [NON_LITERAL, { not: SANITIZED }] }),
+          ],
+        },
+        {
+          all: [
+            calleeProperty('^setProperty$'),
+            {
+              has: {
+                field: 'arguments',
+                all: [
+                  { has: { nthChild: 2, kind: 'string', regex: '^.(innerHTML|outerHTML).$' } },
+                  { has: { nthChild: 3, all: [NON_LITERAL, { not: SANITIZED }] } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        'this.html = this.sanitizer.bypassSecurityTrustHtml(this.body);',
+        "this.renderer.setProperty(this.el.nativeElement, 'innerHTML', comment.text);",
+      ],
+      valid: [
+        'this.icon = this.sanitizer.bypassSecurityTrustHtml(\'<svg viewBox="0 0 1 1"></svg>\');',
+        'this.html = this.sanitizer.bypassSecurityTrustHtml(DOMPurify.sanitize(this.body));',
+        "this.renderer.setProperty(this.el.nativeElement, 'textContent', comment.text);",
+      ],
+    },
+  },
+  {
+    id: 'js.jwt-hardcoded-secret',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'The JWT signing key is a string literal in the source: anyone who can read the repository can forge tokens for any user. Read the key from the environment or a secret store.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        calleeProperty('^(sign|verify)$', '^(jwt|jsonwebtoken|JWT|jsonWebToken)$'),
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              nthChild: 2,
+              kind: 'string',
+              regex: '^.[^\\s]{6,}.$',
+              not: { regex: '(?i)(example|changeme|change-me|placeholder|your[-_]|xxx|dummy|fake|test|\\$\\{)' },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-798',
+    examples: {
+      invalid: [
+        "return jwt.sign({ sub: userId }, 'b7f1c2e9a4d8f3e6', { expiresIn: '15m' });",
+        "const claims = jwt.verify(token, 'sup3r-s3cret-key');",
+      ],
+      valid: [
+        "return jwt.sign({ sub: userId }, process.env.JWT_SECRET, { expiresIn: '15m' });",
+        "const claims = jwt.verify(token, 'test-secret');",
+        "const t = jwt.sign(payload, key, { algorithm: 'RS256' });",
+      ],
+    },
+  },
+
   // ---------------------------------------------------------------- bugs
   {
     id: 'js.assignment-in-condition',
@@ -1023,7 +1255,10 @@ export const javascriptRules: Rule[] = [
       inside: {
         kind: 'for_statement',
         field: 'condition',
-        all: [{ has: { field: 'initializer', regex: '=\\s*0\\s*;?$' } }, { has: { pattern: '$A[$I]', stopBy: 'end' } }],
+        all: [
+          { has: { field: 'initializer', regex: '=\\s*[01]\\s*;?$' } },
+          { has: { pattern: '$A[$I]', stopBy: 'end' } },
+        ],
         stopBy: { kind: 'for_statement' },
       },
     },
@@ -1032,6 +1267,7 @@ export const javascriptRules: Rule[] = [
       invalid: [
         'for (let i = 0; i <= items.length; i++) {\n  total += items[i].price;\n}',
         'for (var j = 0; j <= list.length; j += 1) sum(list[j]);',
+        'for (let i = 1; i <= points.length; i++) {\n  out.push(points[i] - points[i - 1]);\n}',
       ],
       valid: [
         'for (let i = 0; i < items.length; i++) {\n  total += items[i].price;\n}',
@@ -1184,6 +1420,65 @@ export const javascriptRules: Rule[] = [
         'async function paint(ctx) {\n  await loadImage(src);\n  ctx.save();\n}',
         'async function build(words) {\n  const list = await words;\n  tree.insert(list);\n}',
         'async function f(doc) {\n  await lock();\n  return doc.save();\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.unawaited-orm-write',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This ORM write (a TypeORM repository or Prisma call) returns a promise that is dropped inside an async function: the function resolves before the row is written and a failure becomes an unhandled rejection. Await (or return) it.',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        kind: 'call_expression',
+        any: [
+          // Prisma: `prisma.user.update(...)`, `this.prisma.order.create(...)`.
+          {
+            all: [
+              calleeProperty(
+                '^(create|createMany|update|updateMany|upsert|delete|deleteMany)$',
+                '^(this\\.)?(prisma|db|tx)\\.[a-z]\\w*$',
+              ),
+              { inside: { kind: 'program', stopBy: 'end', regex: '(@prisma/client|PrismaClient|PrismaService)' } },
+            ],
+          },
+          // TypeORM: a repository field of the class (`@InjectRepository(...) private readonly users: Repository<User>`).
+          {
+            all: [
+              calleeProperty(
+                '^(save|insert|update|delete|remove|softDelete|softRemove|restore|increment|decrement|upsert)$',
+              ),
+              { has: { field: 'function', has: { field: 'object', pattern: 'this.$REPO' } } },
+              {
+                inside: {
+                  kind: 'program',
+                  stopBy: 'end',
+                  has: {
+                    stopBy: 'end',
+                    regex:
+                      '^(@\\w+\\([^)]*\\)\\s*)?((private|public|protected|readonly)\\s+)*\\w+[?!]?\\s*:\\s*Repository<',
+                    has: { pattern: '$REPO' },
+                  },
+                },
+              },
+            ],
+          },
+        ],
+      },
+      inside: { ...FUNCTION, regex: '^((public|private|protected|static)\\s+)*async\\b', stopBy: FUNCTION },
+    },
+    examples: {
+      invalid: [
+        'class S {\n  constructor(@InjectRepository(N) private readonly notifications: Repository<N>) {}\n  async markRead(id: string) {\n    this.notifications.update({ id }, { readAt: new Date() });\n  }\n}',
+        "import { PrismaClient } from '@prisma/client';\nasync function touch(id) {\n  prisma.session.update({ where: { id }, data: { seenAt: new Date() } });\n}",
+      ],
+      valid: [
+        'class S {\n  constructor(@InjectRepository(N) private readonly notifications: Repository<N>) {}\n  async markRead(id: string) {\n    await this.notifications.update({ id }, { readAt: new Date() });\n  }\n}',
+        'class Cache {\n  private readonly entries = new Map<string, Repository<X>>();\n  async clear() {\n    this.entries.delete(key);\n  }\n}',
+        "import { PrismaClient } from '@prisma/client';\nfunction touch(id) {\n  return prisma.session.update({ where: { id }, data: { seenAt: new Date() } });\n}",
       ],
     },
   },

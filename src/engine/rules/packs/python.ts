@@ -39,10 +39,32 @@ function fromRequest(): Record<string, unknown> {
       },
     ],
   };
+  const tainted = {
+    stopBy: 'end',
+    kind: 'assignment',
+    all: [{ has: { field: 'left', pattern: '$TAINTED' } }, { has: { field: 'right', any: [direct, built] } }],
+  };
   return {
     any: [
       direct,
       built,
+      // A join, f-string or concatenation of a variable assigned from the request in the same function.
+      {
+        any: [
+          { kind: 'string' },
+          { kind: 'binary_operator' },
+          {
+            kind: 'call',
+            has: { field: 'function', regex: '^(os\\.path\\.join|Path|urljoin|urllib\\.parse\\.urljoin)$' },
+          },
+        ],
+        has: {
+          stopBy: 'end',
+          kind: 'identifier',
+          pattern: '$TAINTED',
+          inside: { stopBy: 'end', kind: 'function_definition', has: tainted },
+        },
+      },
       {
         kind: 'identifier',
         pattern: '$TAINTED',
@@ -215,6 +237,14 @@ export const pythonRules: Rule[] = [
             { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
             { kind: 'call', has: { field: 'function', regex: '\\.format$|^input$' } },
             { regex: '^sys\\.argv\\b' },
+            // Code kept as data: `exec(workflow.script, ns)`, `eval(rule.expression)`.
+            {
+              kind: 'attribute',
+              has: {
+                field: 'attribute',
+                regex: '(?i)^(script|code|source|source_code|expr|expression|formula|snippet|python_code)$',
+              },
+            },
             fromRequest(),
           ],
         }),
@@ -228,8 +258,160 @@ export const pythonRules: Rule[] = [
         'exec("import " + module_name)',
         'value = eval(f"{a} + {b}")',
         'def calc():\n    expr = request.form["expr"]\n    return eval(expr)',
+        'exec(workflow.script, namespace)',
       ],
-      valid: ['eval("1 + 2")', 'model.eval()', 'value = ast.literal_eval(text)', 'exec(compiled, namespace)'],
+      valid: [
+        'eval("1 + 2")',
+        'model.eval()',
+        'value = ast.literal_eval(text)',
+        'exec(compiled, namespace)',
+        'exec(compile(tree, filename, "exec"), namespace)',
+      ],
+    },
+  },
+  {
+    id: 'py.sql-injection-orm',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Raw SQL handed to the ORM (SQLAlchemy text(), Django .extra()/RawSQL) is built by string formatting: a value containing a quote changes the query (SQL injection). Use bound parameters: text("... WHERE a = :a").bindparams(a=value), or params=[...].',
+    rule: {
+      kind: 'call',
+      any: [
+        // SQLAlchemy `text(f"...")`, `sa.text("...".format(x))`, Django `RawSQL("..." % x, ())`.
+        {
+          all: [
+            { has: { field: 'function', regex: '^(text|sa\\.text|sqlalchemy\\.text|RawSQL)$' } },
+            firstArgument({
+              all: [
+                { regex: '(?i)\\b(select|insert|update|delete|where|order\\s+by)\\b' },
+                {
+                  any: [
+                    { kind: 'string', has: { kind: 'interpolation' } },
+                    {
+                      kind: 'binary_operator',
+                      has: { field: 'left', stopBy: 'end', kind: 'string' },
+                      not: { has: { field: 'right', kind: 'string' } },
+                    },
+                    { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^["\'].*\\.format$' } },
+                  ],
+                },
+              ],
+            }),
+          ],
+        },
+        // Django `qs.extra(where=[f"title LIKE '%{q}%'"])`.
+        {
+          all: [
+            { has: { field: 'function', kind: 'attribute', has: { field: 'attribute', regex: '^extra$' } } },
+            {
+              has: {
+                field: 'arguments',
+                has: {
+                  kind: 'keyword_argument',
+                  regex: '^(where|select|tables|order_by)\\s*=',
+                  has: {
+                    stopBy: 'end',
+                    any: [
+                      { kind: 'string', has: { kind: 'interpolation' } },
+                      { kind: 'binary_operator', has: { field: 'left', kind: 'string' } },
+                      { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^["\'].*\\.format$' } },
+                    ],
+                  },
+                },
+              },
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'rows = conn.execute(text("SELECT id FROM articles WHERE title ILIKE \'%{}%\'".format(term)))',
+        'q = text(f"SELECT * FROM users WHERE email = \'{email}\'")',
+        'return self.extra(where=[f"title ILIKE \'%%{q}%%\'"])',
+        'qs = Post.objects.extra(where=["author_id = %s" % author_id])',
+      ],
+      valid: [
+        'rows = conn.execute(text("SELECT id FROM articles WHERE title ILIKE :term"), {"term": f"%{term}%"})',
+        'return self.extra(where=["title ILIKE %s"], params=[f"%{q}%"])',
+        'label = text(f"Hello {name}")',
+      ],
+    },
+  },
+  {
+    id: 'py.html-response-fstring',
+    languages: ['python'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'HTML built with an f-string or concatenation from request values is returned unescaped (cross-site scripting): render a template (Jinja escapes by default) or wrap the values in markupsafe.escape().',
+    rule: {
+      any: [
+        {
+          kind: 'return_statement',
+          has: {
+            any: [
+              { kind: 'string', has: { kind: 'interpolation' } },
+              { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
+              { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^["\'].*\\.format$' } },
+            ],
+            regex: '<[a-zA-Z][^>]*>',
+            all: [
+              fromRequest(),
+              {
+                not: {
+                  has: {
+                    stopBy: 'end',
+                    kind: 'call',
+                    regex: '^(escape|markupsafe\\.escape|html\\.escape|bleach\\.clean)\\(',
+                  },
+                },
+              },
+            ],
+          },
+        },
+        {
+          kind: 'call',
+          has: { field: 'function', regex: '^(make_response|Response|HttpResponse|HTMLResponse)$' },
+          all: [
+            firstArgument({
+              any: [
+                { kind: 'string', has: { kind: 'interpolation' } },
+                { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
+              ],
+              regex: '<[a-zA-Z][^>]*>',
+              all: [
+                fromRequest(),
+                {
+                  not: {
+                    has: {
+                      stopBy: 'end',
+                      kind: 'call',
+                      regex: '^(escape|markupsafe\\.escape|html\\.escape|bleach\\.clean)\\(',
+                    },
+                  },
+                },
+              ],
+            }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        'def hello():\n    name = request.args.get("name", "")\n    return f"<h1>Hello {name}</h1>"',
+        'return HttpResponse("<p>" + request.GET["q"] + "</p>")',
+      ],
+      valid: [
+        'def hello():\n    name = request.args.get("name", "")\n    return f"<h1>Hello {escape(name)}</h1>"',
+        'def hello():\n    return render_template("hello.html", name=request.args.get("name"))',
+        'def label(count):\n    return f"<b>{count}</b>"',
+      ],
     },
   },
   {
@@ -471,11 +653,13 @@ export const pythonRules: Rule[] = [
         'data = open(request.args["file"]).read()',
         'return send_file(os.path.join(UPLOADS, request.args.get("name")))',
         'def download():\n    name = request.args.get("name")\n    with open(name) as f:\n        return f.read()',
+        'def report():\n    name = request.args["name"]\n    return send_file(os.path.join(REPORT_DIR, name), as_attachment=True)',
       ],
       valid: [
         'return send_from_directory(UPLOADS, request.args.get("name"))',
         'return send_file(os.path.join(UPLOADS, secure_filename(request.args["name"])))',
         'with open(CONFIG_PATH) as f:\n    data = f.read()',
+        'def report():\n    name = secure_filename(request.args["name"])\n    return send_file(os.path.join(REPORT_DIR, name))',
       ],
     },
   },
@@ -697,8 +881,8 @@ export const pythonRules: Rule[] = [
   {
     id: 'py.debugger',
     languages: ['python'],
-    type: 'bug',
-    severity: 'important',
+    type: 'style',
+    severity: 'warning',
     message:
       'A debugger breakpoint left in the code stops the process waiting for a terminal. Remove it before merging.',
     rule: {
@@ -773,7 +957,15 @@ export const pythonRules: Rule[] = [
             any: [
               { kind: 'string' },
               { pattern: 'str($$$)' },
-              { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
+              // A string operand of `+` (not a string used as a key: `price * item["qty"]`).
+              {
+                kind: 'binary_operator',
+                has: {
+                  stopBy: 'end',
+                  kind: 'string',
+                  inside: { kind: 'binary_operator', has: { field: 'operator', regex: '^\\+$' } },
+                },
+              },
               { kind: 'call', has: { field: 'function', regex: '\\.(format|join)$' } },
             ],
           },
@@ -790,6 +982,33 @@ export const pythonRules: Rule[] = [
         'parts = []\nfor row in rows:\n    parts.append(f"<tr>{row}</tr>")',
         'for row in rows:\n    total += row.amount',
         'html += "<table>"',
+        'for item in items:\n    total += item["price"] * item["quantity"]',
+      ],
+    },
+  },
+  {
+    id: 'py.query-in-loop',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'A Django ORM query per loop iteration (N+1 queries): fetch all the rows once before the loop (filter(pk__in=...), in_bulk(), select_related/prefetch_related) and look them up in a dict.',
+    rule: {
+      kind: 'call',
+      has: {
+        field: 'function',
+        regex: '^[A-Z]\\w*\\.objects\\.(get|filter|exclude|get_or_create|first|last|count|exists)$',
+      },
+      ...inLoopBody,
+    },
+    examples: {
+      invalid: [
+        'for item in cart_items:\n    product = Product.objects.get(pk=item["product_id"])',
+        'while queue:\n    user = User.objects.filter(email=queue.pop()).first()',
+      ],
+      valid: [
+        'products = Product.objects.in_bulk([i["product_id"] for i in cart_items])\nfor item in cart_items:\n    product = products[item["product_id"]]',
+        'names = [p.name for p in Product.objects.filter(active=True)]',
       ],
     },
   },
@@ -947,6 +1166,72 @@ export const pythonRules: Rule[] = [
         'async def sync(client):\n    await asyncio.sleep(1)',
         'async def run(tasks):\n    task = asyncio.gather(*tasks)\n    return await task',
         'def main():\n    asyncio.run(start())',
+      ],
+    },
+  },
+  {
+    id: 'py.local-coroutine-not-awaited',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This calls an `async def` function of this file without await: that only creates a coroutine object, so the function body never runs (Python warns "coroutine was never awaited"). Add await, or schedule it with asyncio.create_task() / BackgroundTasks.',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        kind: 'call',
+        has: { field: 'function', kind: 'identifier', pattern: '$FN' },
+      },
+      inside: {
+        kind: 'module',
+        stopBy: 'end',
+        has: {
+          stopBy: 'end',
+          kind: 'function_definition',
+          regex: '^async\\s+def\\s',
+          has: { field: 'name', pattern: '$FN' },
+        },
+      },
+    },
+    examples: {
+      invalid: [
+        'async def send_welcome(email):\n    await mailer.send(email)\n\nasync def signup(body):\n    user = await users.create(body.email)\n    send_welcome(user.email)\n    return user',
+        'async def refresh(key):\n    await cache.reload(key)\n\ndef on_change(key):\n    refresh(key)',
+      ],
+      valid: [
+        'async def send_welcome(email):\n    await mailer.send(email)\n\nasync def signup(body):\n    await send_welcome(body.email)',
+        'async def send_welcome(email):\n    await mailer.send(email)\n\nasync def signup(body, tasks):\n    tasks.add_task(send_welcome, body.email)',
+        'def send_welcome(email):\n    mailer.send(email)\n\ndef signup(body):\n    send_welcome(body.email)',
+      ],
+    },
+  },
+  {
+    id: 'py.off-by-one-range',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop runs i up to len(values) inclusive (range(..., len(values) + 1)) and the body reads values[i]: the last iteration raises IndexError. Use range(..., len(values)).',
+    rule: {
+      kind: 'call',
+      any: [{ pattern: 'range($S, len($V) + 1)' }, { pattern: 'range(len($V) + 1)' }],
+      inside: {
+        kind: 'for_statement',
+        field: 'right',
+        all: [
+          { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+          { has: { field: 'body', has: { stopBy: 'end', kind: 'subscript', pattern: '$V[$I]' } } },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'for i in range(1, len(readings) + 1):\n    changes.append(readings[i] - readings[i - 1])',
+        'for i in range(len(xs) + 1):\n    print(xs[i])',
+      ],
+      valid: [
+        'for i in range(1, len(readings)):\n    changes.append(readings[i] - readings[i - 1])',
+        'for i in range(1, len(pages) + 1):\n    print(f"page {i} of {len(pages)}", pages[i - 1])',
       ],
     },
   },

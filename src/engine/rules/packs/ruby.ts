@@ -84,6 +84,115 @@ export const rubyRules: Rule[] = [
     },
   },
   {
+    id: 'rb.sql-injection-dataset',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'SQL built by string interpolation and handed to Sequel (DB["..."], .where/.literal strings) or Arel.sql: a value containing a quote changes the query (SQL injection). Use placeholders: DB["... WHERE w = ?", w] or a hash condition.',
+    rule: {
+      any: [
+        {
+          kind: 'element_reference',
+          has: {
+            field: 'object',
+            any: [
+              { kind: 'instance_variable', regex: '(?i)^@(db|database|sequel|connection|conn)$' },
+              { regex: '^(DB|Sequel::Model\\.db)$' },
+            ],
+          },
+          all: [
+            {
+              has: {
+                nthChild: 2,
+                kind: 'string',
+                has: { kind: 'interpolation' },
+                regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b',
+              },
+            },
+            { not: { has: { nthChild: 3 } } },
+          ],
+        },
+        {
+          kind: 'call',
+          all: [
+            { has: { field: 'receiver', regex: '^Arel$' } },
+            { has: { field: 'method', regex: '^sql$' } },
+            { has: { field: 'arguments', has: { nthChild: 1, kind: 'string', has: { kind: 'interpolation' } } } },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'def low_stock(warehouse)\n  @db["SELECT sku FROM stock WHERE warehouse = \'#{warehouse}\'"].all\nend',
+        'scope :sorted, ->(col) { order(Arel.sql("#{col} DESC")) }',
+        'rows = DB["DELETE FROM sessions WHERE token = \'#{token}\'"].delete',
+      ],
+      valid: [
+        'def low_stock(warehouse)\n  @db["SELECT sku FROM stock WHERE warehouse = ?", warehouse].all\nend',
+        'scope :sorted, -> { order(Arel.sql("created_at DESC")) }',
+        'label = @labels["#{kind}_title"]',
+      ],
+    },
+  },
+  {
+    id: 'rb.ssrf-stored-param',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'The server fetches a URL that was taken from params (stored in a variable first): a caller can make it reach internal services or cloud metadata (SSRF). Allow-list the hosts before fetching.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^(Net::HTTP|HTTParty|Faraday|RestClient|HTTP|Excon|URI)$' } },
+        { has: { field: 'method', regex: '^(get|get_response|post|post_form|head|start|open|put|patch|delete)$' } },
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              nthChild: 1,
+              any: [
+                { kind: 'instance_variable', pattern: '$URL' },
+                { has: { stopBy: 'end', kind: 'instance_variable', pattern: '$URL' } },
+                { kind: 'identifier', pattern: '$URL' },
+                { has: { stopBy: 'end', kind: 'identifier', pattern: '$URL' } },
+              ],
+            },
+          },
+        },
+        {
+          inside: {
+            stopBy: 'end',
+            any: [{ kind: 'class' }, { kind: 'method' }],
+            has: {
+              stopBy: 'end',
+              kind: 'assignment',
+              all: [
+                { has: { field: 'left', pattern: '$URL' } },
+                { has: { field: 'right', regex: '^(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)' } },
+              ],
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-918',
+    examples: {
+      invalid: [
+        'class TestDelivery\n  def initialize(params)\n    @url = params[:webhook_url]\n  end\n\n  def call\n    Net::HTTP.post(URI(@url), "{}", {})\n  end\nend',
+        'def preview\n  target = params[:url]\n  HTTParty.get(target)\nend',
+      ],
+      valid: [
+        'class TestDelivery\n  def initialize(params)\n    @name = params[:name]\n  end\n\n  def call\n    Net::HTTP.post(URI(@url), "{}", {})\n  end\nend',
+        'def preview\n  target = ALLOWED.fetch(params[:url])\n  HTTParty.get(target)\nend',
+      ],
+    },
+  },
+  {
     id: 'rb.command-injection',
     languages: ['ruby'],
     type: 'security',
@@ -825,6 +934,65 @@ export const rubyRules: Rule[] = [
       valid: [
         'def build(lines)\n  out = +""\n  lines.each { |line| out << "#{line}\\n" }\n  out\nend',
         'def total(items)\n  items.each { |i| sum += i.price }\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.assignment-in-condition',
+    languages: ['ruby'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This condition assigns a literal instead of comparing it, so it is always true and overwrites the variable: use `==`.',
+    rule: {
+      kind: 'assignment',
+      has: {
+        field: 'right',
+        any: [
+          { kind: 'string', not: { has: { kind: 'interpolation' } } },
+          { kind: 'integer' },
+          { kind: 'simple_symbol' },
+          { kind: 'true' },
+          { kind: 'false' },
+        ],
+      },
+      any: [
+        {
+          inside: {
+            any: [{ kind: 'if' }, { kind: 'unless' }, { kind: 'elsif' }, { kind: 'while' }, { kind: 'until' }],
+            field: 'condition',
+          },
+        },
+        { inside: { any: [{ kind: 'if_modifier' }, { kind: 'unless_modifier' }], field: 'condition' } },
+      ],
+    },
+    examples: {
+      invalid: ['if status = "active"\n  renew\nend', 'return false unless role = :admin'],
+      valid: ['if status == "active"\n  renew\nend', 'if (user = User.find_by(id: id))\n  greet(user)\nend'],
+    },
+  },
+  {
+    id: 'rb.commented-out-code',
+    languages: ['ruby'],
+    type: 'style',
+    severity: 'info',
+    message:
+      'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
+    rule: {
+      kind: 'comment',
+      regex:
+        '^#\\s*([A-Z]\\w*(::\\w+)*|@?[a-z_]\\w*)(\\.\\w+[?!]?)*\\(.*\\)(\\.\\w+[?!]?(\\(.*\\))?)*\\s*$|^#\\s*@?[a-z_]\\w*\\s*=\\s*[\\w@:"\'\\[{(].*\\(.*\\)\\s*$',
+      not: { regex: '(?i)^#\\s*(rubocop|frozen_string_literal|typed|todo|fixme|note|see|example|@\\w+\\s)' },
+    },
+    examples: {
+      invalid: [
+        'def send_welcome\n  # UserMailer.welcome(self).deliver_later\nend',
+        'x = 1\n# total = items.sum(&:price)',
+      ],
+      valid: [
+        '# Sends the welcome mail (see UserMailer).\ndef send_welcome; end',
+        '# frozen_string_literal: true\nx = 1',
+        '# @param user (User) the user',
       ],
     },
   },

@@ -1,0 +1,217 @@
+import type { SgNode } from '@ast-grep/napi';
+import { type Language, ruleLanguagesFor } from '../languages.js';
+import { asciiRegex } from './ascii-regex.js';
+import { findAll, parseSource, type Query } from './ast-grep.js';
+import { cheapFirst } from './cheap-first.js';
+import { mapRule, type RuleObject } from './map-rule.js';
+import { prefixMetavars } from './prefix-metavars.js';
+import type { Rule } from './rule-schema.js';
+
+/**
+ * How one rule is searched in the files of a language:
+ * - `combined`: with the other combined rules of the file, in one ast-grep query, as the local
+ *   utility rule `util` (its metavariables renamed with `prefix`; `tag` is the metavariable that
+ *   marks the nodes it matched). With `confirm`,
+ *   the body is the rule without its constraints, which a query applies to the whole query, so
+ *   they cannot be shared: the body then only tells whether the rule can match in the file, and
+ *   when it does, the rule is searched alone with `confirm`, its query as written;
+ * - `alone`: in a query of its own, as written (a rule of a shape `mapRule` does not read);
+ * - `never`: it does not compile for this grammar (a JSX kind in plain TypeScript) and finds nothing.
+ */
+export type RulePlan =
+  | { mode: 'combined'; util: string; prefix: string; tag: string; confirm?: Query }
+  | { mode: 'alone'; query: Query }
+  | { mode: 'never' };
+
+/** A sub-rule this long (as JSON) that occurs twice or more is compiled once, as a utility rule. */
+const SHARE_MIN_LENGTH = 48;
+
+const MARK = '#';
+
+interface Body {
+  rule: Rule;
+  util: string;
+  prefix: string;
+  tag: string;
+  body: RuleObject;
+  confirm: Query | undefined;
+}
+
+function stableStringify(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    typeof v === 'object' && v !== null && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as RuleObject).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/**
+ * The rules of one rule list prepared for one language, once per process: which rules compile,
+ * each rule's body renamed for the combined query, and the sub-rules repeated across (or within)
+ * rules made utility rules, so that one query compiles each of them once. A local utility rule is
+ * matched with the caller's metavariable environment, exactly as if it were written inline.
+ *
+ * `ascii`: the library for sources that are pure ASCII, whose regexes use ASCII classes
+ * (ascii-regex.ts); a rule whose rewritten form does not compile keeps its original regexes.
+ */
+export class RuleLibrary {
+  readonly plans = new Map<Rule, RulePlan>();
+  /** Utility rules by id: every combined rule's body and every shared sub-rule. */
+  readonly utils = new Map<string, RuleObject>();
+
+  constructor(rules: readonly Rule[], language: Language, ascii: boolean) {
+    const empty = parseSource(language, '').root();
+    const families = ruleLanguagesFor(language);
+    const bodies: Body[] = [];
+    rules.forEach((rule, index) => {
+      if (!rule.languages.some((l) => families.includes(l))) return;
+      const query = preparedQuery(rule, ascii, empty) ?? preparedQuery(rule, false, empty);
+      if (query === undefined) {
+        this.plans.set(rule, { mode: 'never' });
+        return;
+      }
+      const prefix = `R${index}_`;
+      // Without its constraints, the rule matches a superset of what it matches with them.
+      const body = mapRule(query.rule, (o) =>
+        typeof o.pattern === 'string' ? { ...o, pattern: prefixMetavars(o.pattern, prefix) } : o,
+      );
+      if (body === undefined || !compiles(empty, { rule: body })) {
+        this.plans.set(rule, { mode: 'alone', query });
+        return;
+      }
+      const confirm = query.constraints === undefined ? undefined : query;
+      // Every renamed metavariable starts with `R<index>_` (or `_`): `TAG<index>` is never one of them.
+      bodies.push({ rule, util: `r${index}`, prefix, tag: `TAG${index}`, body, confirm });
+    });
+    this.#share(bodies);
+  }
+
+  /**
+   * Hash-conses the bodies' sub-rules (each distinct sub-rule gets a number; a parent is keyed by
+   * its children's numbers), counts their occurrences, then writes each body back with the
+   * repeated ones replaced by `matches: s<number>`.
+   */
+  #share(bodies: Body[]): void {
+    const ids = new Map<string, number>();
+    const forms: RuleObject[] = [];
+    const counts: number[] = [];
+    const roots = bodies.map(({ body }) =>
+      mapRule(body, (o) => {
+        const key = stableStringify(o);
+        let id = ids.get(key);
+        if (id === undefined) {
+          id = forms.length;
+          ids.set(key, id);
+          forms.push(o);
+          counts.push(0);
+        }
+        counts[id] = (counts[id] ?? 0) + 1;
+        return { [MARK]: id };
+      }),
+    );
+    const expanded = new Map<number, RuleObject>();
+    const shared = new Map<number, boolean>();
+    const written = new Map<number, RuleObject>();
+    // `expand` writes a sub-rule out in full (to measure it), `write` with its shared parts as references.
+    const expand = (id: number): RuleObject => {
+      let out = expanded.get(id);
+      if (out === undefined) {
+        out = substitute(forms[id], expand);
+        expanded.set(id, out);
+      }
+      return out;
+    };
+    const isShared = (id: number): boolean => {
+      let out = shared.get(id);
+      if (out === undefined) {
+        out = (counts[id] ?? 0) >= 2 && stableStringify(expand(id)).length >= SHARE_MIN_LENGTH;
+        shared.set(id, out);
+      }
+      return out;
+    };
+    const write = (id: number): RuleObject => {
+      let out = written.get(id);
+      if (out === undefined) {
+        out = substitute(forms[id], (child) => {
+          if (!isShared(child)) return write(child);
+          const util = `s${child}`;
+          if (!this.utils.has(util)) this.utils.set(util, write(child));
+          return { matches: util };
+        });
+        written.set(id, out);
+      }
+      return out;
+    };
+    bodies.forEach(({ rule, util, prefix, tag, confirm }, i) => {
+      // A whole body is never shared: each rule's metavariables have their own prefix anyway.
+      this.utils.set(util, write((roots[i] as RuleObject)[MARK] as number));
+      this.plans.set(rule, { mode: 'combined', util, prefix, tag, ...(confirm ? { confirm } : {}) });
+    });
+  }
+}
+
+/** `form` with every `{ "#": id }` marker replaced by `replace(id)`, keeping a relation's `stopBy`/`field`. */
+function substitute(form: RuleObject | undefined, replace: (id: number) => RuleObject): RuleObject {
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (typeof value !== 'object' || value === null) return value;
+    const object = value as RuleObject;
+    if (MARK in object) {
+      const { [MARK]: id, ...relation } = object;
+      return { ...(visit(relation) as RuleObject), ...replace(id as number) };
+    }
+    const out: RuleObject = {};
+    for (const [key, v] of Object.entries(object)) out[key] = visit(v);
+    return out;
+  };
+  return visit(form ?? {}) as RuleObject;
+}
+
+function compiles(empty: SgNode, query: Query): boolean {
+  try {
+    findAll(empty, query);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A rule object rewritten for speed with the same matches: conditions reordered (cheap-first.ts)
+ * and, for ASCII sources, regexes with ASCII classes (ascii-regex.ts). Undefined for a shape
+ * `mapRule` does not read.
+ */
+const prepare = (rule: unknown, ascii: boolean): RuleObject | undefined =>
+  mapRule(rule, (o) => cheapFirst(ascii && typeof o.regex === 'string' ? { ...o, regex: asciiRegex(o.regex) } : o));
+
+/**
+ * The rule's query prepared for speed (`prepare`), or as written when it cannot be (only for
+ * Unicode sources: the caller falls back to those); undefined when it does not compile.
+ */
+function preparedQuery(rule: Rule, ascii: boolean, empty: SgNode): Query | undefined {
+  const body = prepare(rule.rule, ascii) ?? (ascii ? undefined : rule.rule);
+  const constraints =
+    rule.constraints &&
+    Object.entries(rule.constraints).map(([k, v]) => [k, prepare(v, ascii) ?? (ascii ? undefined : v)] as const);
+  if (body === undefined || constraints?.some(([, v]) => v === undefined)) return undefined;
+  const query: Query = { rule: body, constraints: constraints && Object.fromEntries(constraints) };
+  return compiles(empty, query) ? query : undefined;
+}
+
+const LIBRARIES = new WeakMap<readonly Rule[], Map<string, RuleLibrary>>();
+
+/** The library of a rule list for a language, built on first use (rule lists are immutable once loaded). */
+export function ruleLibrary(rules: readonly Rule[], language: Language, ascii: boolean): RuleLibrary {
+  let byLanguage = LIBRARIES.get(rules);
+  if (byLanguage === undefined) {
+    byLanguage = new Map();
+    LIBRARIES.set(rules, byLanguage);
+  }
+  const key = `${language}:${ascii ? 'ascii' : 'unicode'}`;
+  let library = byLanguage.get(key);
+  if (library === undefined) {
+    library = new RuleLibrary(rules, language, ascii);
+    byLanguage.set(key, library);
+  }
+  return library;
+}

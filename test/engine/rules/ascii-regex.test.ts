@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import type { Language } from '../../../src/engine/languages.js';
+import { asciiRegex } from '../../../src/engine/rules/ascii-regex.js';
+import { findAll, parseSource } from '../../../src/engine/rules/ast-grep.js';
+import { RULES } from '../../../src/engine/rules/packs/index.js';
+
+/** The start and end of every node of the tree whose text the regex matches (ast-grep's own regex engine). */
+function matchesOf(language: Language, source: string, regex: string): string[] {
+  return findAll(parseSource(language, source).root(), { rule: { regex } }).map((n) => {
+    const { start, end } = n.range();
+    return `${start.index}-${end.index}`;
+  });
+}
+
+function packRegexes(): Set<string> {
+  const out = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (typeof value === 'object' && value !== null) {
+      for (const [key, v] of Object.entries(value)) {
+        if (key === 'regex' && typeof v === 'string') out.add(v);
+        else visit(v);
+      }
+    }
+  };
+  for (const rule of RULES) {
+    visit(rule.rule);
+    visit(rule.constraints);
+  }
+  return out;
+}
+
+describe('asciiRegex', () => {
+  it('writes the Unicode classes, `.` and negated classes for ASCII', () => {
+    expect(asciiRegex('^\\w+\\.\\d\\s$')).toBe('^[0-9A-Za-z_]+\\.[0-9][\\t\\n\\x0B\\x0C\\r\\x20]$');
+    expect(asciiRegex('[\\w$.]+')).toBe('[0-9A-Za-z_$.]+');
+    expect(asciiRegex('a.b')).toBe('a[\\x00-\\x09\\x0B-\\x7F]b');
+    expect(asciiRegex('[^"\\s]')).toBe('[\\x00-\\x7F&&[^"\\t\\n\\x0B\\x0C\\r\\x20]]');
+    expect(asciiRegex('\\W\\S\\D')).toBe(
+      '[\\x00-\\x2F\\x3A-\\x40\\x5B-\\x5E\\x60\\x7B-\\x7F][\\x00-\\x08\\x0E-\\x1F\\x21-\\x7F][\\x00-\\x2F\\x3A-\\x7F]',
+    );
+    // Escaped characters, a `]` first in a class and nested classes are copied as they are.
+    expect(asciiRegex('\\.\\(\\\\w[]a][[:alpha:]]')).toBe('\\.\\(\\\\w[]a][[:alpha:]]');
+    expect(asciiRegex('(?i)^(?:foo|bar)\\w$')).toBe('(?i)^(?:foo|bar)[0-9A-Za-z_]$');
+  });
+
+  it('leaves alone a regex with another flag than i, or a broken one', () => {
+    for (const regex of ['(?s)a.b', '(?x)\\w +', '(?m)^\\w$', '(?i-u)\\w', 'a\\', '[abc']) {
+      expect(asciiRegex(regex)).toBe(regex);
+    }
+  });
+
+  it('matches every ASCII character as the Unicode form does, class by class', () => {
+    // One block comment per character: `/*c*/`, and a regex that reads the character in the middle.
+    const chars = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).filter((c) => c !== '\u0000');
+    const source = chars.map((c) => `/*${c}*/`).join('\n');
+    // Each character is read: 63 word characters, 10 digits, 6 spaces, all but the newline for `.`.
+    expect(matchesOf('javascript', source, '^/\\*\\w\\*/$')).toHaveLength(63);
+    expect(matchesOf('javascript', source, '^/\\*\\s\\*/$')).toHaveLength(6);
+    expect(matchesOf('javascript', source, '^/\\*.\\*/$')).toHaveLength(126);
+    const classes = ['\\w', '\\d', '\\s', '\\W', '\\D', '\\S', '.', '[\\w]', '[\\s\\S]', '[^\\w]', '[^a\\d]', '[\\W_]'];
+    for (const cls of classes) {
+      for (const flags of ['', '(?i)']) {
+        const regex = `${flags}^/\\*${cls}\\*/$`;
+        expect({ regex, matches: matchesOf('javascript', source, asciiRegex(regex)) }).toEqual({
+          regex,
+          matches: matchesOf('javascript', source, regex),
+        });
+      }
+    }
+  });
+
+  it('gives every regex of the packs the same matches on ASCII sources (all rule examples)', () => {
+    const sources: [Language, string][] = [];
+    for (const language of ['javascript', 'python', 'go', 'java', 'ruby'] as const) {
+      const examples = RULES.filter((r) => r.languages.includes(language)).flatMap((r) => [
+        ...r.examples.invalid,
+        ...r.examples.valid,
+      ]);
+      sources.push([language, examples.filter((e) => !/[^\x20-\x7e\n\t]/.test(e)).join('\n\n')]);
+    }
+    let rewritten = 0;
+    for (const regex of packRegexes()) {
+      const ascii = asciiRegex(regex);
+      if (ascii === regex) continue;
+      rewritten += 1;
+      for (const [language, source] of sources) {
+        expect({ regex, matches: matchesOf(language, source, ascii) }).toEqual({
+          regex,
+          matches: matchesOf(language, source, regex),
+        });
+      }
+    }
+    expect(rewritten).toBeGreaterThan(50);
+  });
+});
