@@ -27,20 +27,34 @@ export async function enqueueJob(
   job: NewJob,
   now: Date,
 ): Promise<{ id: string; enqueued: boolean }> {
-  const id = job.id ?? `job_${randomBase62(22)}`;
+  const row = jobRow(job, now);
   const result = await executor
     .insertInto('jobs')
-    .values({
-      id,
-      queue: job.queue,
-      payload: JSON.stringify(job.payload),
-      status: 'queued',
-      run_at: job.runAt ?? now,
-      max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
-      created_at: now,
-      updated_at: now,
-    })
+    .values(row)
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
-  return { id, enqueued: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0 };
+  return { id: row.id, enqueued: Number(result.numInsertedOrUpdatedRows ?? 0n) > 0 };
+}
+
+/** Many jobs in one statement (a fan-out); ids already queued are skipped, as in enqueueJob. */
+export async function enqueueJobs(executor: Kysely<Database>, jobs: NewJob[], now: Date): Promise<void> {
+  if (jobs.length === 0) return;
+  await executor
+    .insertInto('jobs')
+    .values(jobs.map((job) => jobRow(job, now)))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+function jobRow(job: NewJob, now: Date) {
+  return {
+    id: job.id ?? `job_${randomBase62(22)}`,
+    queue: job.queue,
+    payload: JSON.stringify(job.payload),
+    status: 'queued' as const,
+    run_at: job.runAt ?? now,
+    max_attempts: job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+    created_at: now,
+    updated_at: now,
+  };
 }

@@ -96,6 +96,11 @@ export class JobWorker implements Worker {
     this.#loop = undefined;
   }
 
+  /** Ends the idle pause now: a caller that just queued work spares it the poll interval. */
+  wake(): void {
+    this.#wake?.();
+  }
+
   /**
    * Claims one due job and runs it to its outcome. False when nothing was due. For tests and
    * one-shot callers; do not call it while the loop runs. Database errors propagate.
