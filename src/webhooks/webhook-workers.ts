@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import { IntervalWorker } from '../jobs/interval-worker.js';
+import { type JobLogger, JobWorker } from '../jobs/job-worker.js';
+import type { Worker } from '../jobs/worker.js';
+import type { Clock } from '../shared/clock.js';
+import type { SecretBox } from '../shared/secret-box.js';
+import { WEBHOOK_QUEUE } from './create-deliveries.js';
+import { makeDeliveryHandler } from './deliver-webhook.js';
+import { dispatchEvents } from './dispatch-events.js';
+import { type SendOptions, sendWebhook } from './send-webhook.js';
+
+export interface WebhookWorkerOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  box: SecretBox;
+  retryDelaysMs: readonly number[];
+  /** Address guard, timeout and trust for every attempt. */
+  send: SendOptions;
+  /** Deliveries in flight at once in this process (each waits up to 10 s on a slow subscriber). */
+  concurrency: number;
+  workerId: string;
+  leaseMs: number;
+  logger?: JobLogger;
+  /** How often the outbox is read when idle. */
+  dispatchEveryMs?: number;
+}
+
+/**
+ * The delivery side of a worker process: one outbox reader and `concurrency` delivery loops on
+ * the webhook queue (apart from review processing, so a slow subscriber never delays a review).
+ */
+export function buildWebhookWorkers(options: WebhookWorkerOptions): Worker[] {
+  const { db, clock } = options;
+  const handler = makeDeliveryHandler({
+    db,
+    clock,
+    box: options.box,
+    retryDelaysMs: options.retryDelaysMs,
+    send: (request) => sendWebhook(request, options.send),
+    logger: options.logger,
+  });
+  const deliverers = Array.from(
+    { length: options.concurrency },
+    (_, i) =>
+      new JobWorker({
+        name: `webhooks-${i + 1}`,
+        db,
+        clock,
+        workerId: `${options.workerId}:webhooks-${i + 1}`,
+        leaseMs: options.leaseMs,
+        handlers: { [WEBHOOK_QUEUE]: handler },
+        ...(options.logger ? { logger: options.logger } : {}),
+      }),
+  );
+  const firstDelayMs = options.retryDelaysMs[0] ?? 0;
+  const dispatcher = new IntervalWorker({
+    name: 'webhook-dispatch',
+    everyMs: options.dispatchEveryMs ?? 200,
+    ...(options.logger ? { logger: options.logger } : {}),
+    task: async () => {
+      let created = 0;
+      for (;;) {
+        const batch = await dispatchEvents(db, clock.now(), { firstDelayMs });
+        created += batch.deliveries;
+        if (batch.events === 0) break;
+      }
+      if (created > 0) for (const worker of deliverers) worker.wake();
+    },
+  });
+  return [dispatcher, ...deliverers];
+}
