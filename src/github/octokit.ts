@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import Bottleneck from 'bottleneck';
 import { upstreamError } from '../shared/errors.js';
 
 /** A hung GitHub must not hang a sign-in or a review: each call gets this long. */
@@ -27,6 +28,12 @@ export interface GitHubRetryOptions {
   maxRateLimitWaitSeconds?: number;
   /** How long one of GitHub's seconds lasts here: 1000 ms; tests make it a millisecond or so. */
   rateLimitSecondMs?: number;
+  /**
+   * The pause between two writes (POST, PATCH, PUT, DELETE) under one token: GitHub asks
+   * integrations to space content-creating requests to stay clear of secondary limits, and the
+   * throttling plugin waits 1000 ms. Tests make it 0.
+   */
+  writeSpacingMs?: number;
 }
 
 export const GITHUB_RETRY_DEFAULTS: Required<GitHubRetryOptions> = {
@@ -35,7 +42,19 @@ export const GITHUB_RETRY_DEFAULTS: Required<GitHubRetryOptions> = {
   rateLimitRetries: 2,
   maxRateLimitWaitSeconds: 60,
   rateLimitSecondMs: 1000,
+  writeSpacingMs: 1000,
 };
+
+/** Write limiters by spacing, shared like the plugin's own (one queue per token id within each). */
+const writeGroups = new Map<number, Bottleneck.Group>();
+function writeGroup(spacingMs: number): Bottleneck.Group {
+  let group = writeGroups.get(spacingMs);
+  if (group === undefined) {
+    group = new Bottleneck.Group({ id: `redline-write-${spacingMs}`, maxConcurrent: 1, minTime: spacingMs });
+    writeGroups.set(spacingMs, group);
+  }
+  return group;
+}
 
 /**
  * Octokit's default logger writes every failed call to the console, outside the service's
@@ -135,6 +154,10 @@ export function createOctokit(
       fallbackSecondaryRateRetryAfter: 60,
       onRateLimit: rateLimitHandler,
       onSecondaryRateLimit: rateLimitHandler,
+      // The plugin's default write group is GitHub's 1 s spacing; another spacing needs its own.
+      ...(settings.writeSpacingMs !== GITHUB_RETRY_DEFAULTS.writeSpacingMs
+        ? { write: writeGroup(settings.writeSpacingMs) }
+        : {}),
     },
     retry: { retries: settings.retries, retryAfterBaseValue: settings.retryAfterBaseMs, doNotRetry: NOT_RETRIED },
   });

@@ -1,3 +1,4 @@
+import type { Octokit } from '@octokit/rest';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.js';
 import type { Database, ReviewRow } from '../db/schema.js';
@@ -48,17 +49,21 @@ export function makeGitHubReader(deps: GitHubReaderDeps) {
     const token = user?.github_token_sealed ? deps.box.open(user.github_token_sealed) : undefined;
     return createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token, fetch: deps.fetch });
   };
+  /** An Octokit acting as the app's installation on the repository, or undefined when it is not installed. */
+  const appOctokit = async (owner: string, repo: string): Promise<Octokit | undefined> => {
+    const token = await deps.app?.installationToken(owner, repo);
+    return token === undefined
+      ? undefined
+      : createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token, fetch: deps.fetch });
+  };
   return {
+    appOctokit,
     async readPullRequest(principal: Principal, ref: PullRequestRef): Promise<PullRequestMetadata> {
       return readPullRequest(await octokitFor(principal.userId), ref);
     },
     async readChangedFiles(review: ReviewRow): Promise<ChangedFile[]> {
       const [owner, repo] = review.repository.split('/') as [string, string];
-      const installationToken = await deps.app?.installationToken(owner, repo);
-      const octokit =
-        installationToken !== undefined
-          ? createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token: installationToken, fetch: deps.fetch })
-          : await octokitFor(review.user_id);
+      const octokit = (await appOctokit(owner, repo)) ?? (await octokitFor(review.user_id));
       const files = await listPullRequestFiles(octokit, { owner, repo, number: review.pr_number });
       if (review.head_sha === null) return files;
       // Whole files give the rules their context; only for code the engine reads, and not without end.

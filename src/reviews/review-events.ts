@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, ReviewCommentRow, ReviewRow } from '../db/schema.js';
 import { verdictOf } from '../engine/verdict.js';
 import { newId } from '../shared/ids.js';
@@ -10,7 +10,10 @@ export type ReviewEventType =
   | 'review.completed'
   | 'review.failed'
   | 'review.cancelled'
-  | 'security.alert';
+  | 'security.alert'
+  | 'pr.approved'
+  | 'pr.changes_requested'
+  | 'config.updated';
 
 /** review.completed's `summary` (spec 6.3): our severities mapped to critical/high/medium/low. */
 export function eventSummary(comments: readonly Pick<ReviewCommentRow, 'severity'>[]) {
@@ -58,5 +61,34 @@ export async function recordEvents(
         created_at: now,
       })),
     )
+    .execute();
+}
+
+/**
+ * One event not tied to a review (config.updated), for the members of an organization. A given
+ * id makes the write idempotent: a handler run twice records it once.
+ */
+export async function recordEvent(
+  db: Kysely<Database>,
+  event: {
+    id?: string;
+    type: ReviewEventType;
+    mode: 'live' | 'test';
+    organizationId: string;
+    data: Record<string, unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  await db
+    .insertInto('events')
+    .values({
+      id: event.id ?? newId('evt'),
+      type: event.type,
+      mode: event.mode,
+      organization_id: event.organizationId,
+      data: JSON.stringify(event.data),
+      created_at: event.now,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
     .execute();
 }

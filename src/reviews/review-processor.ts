@@ -9,6 +9,7 @@ import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { assistWithLlm, type LlmSettings } from './llm-assist.js';
 import { eventSummary, type ReviewEventType, recordEvents, reviewEventData } from './review-events.js';
+import { enqueuePublish } from './review-publisher.js';
 import { testModeOutcome } from './test-mode-outcome.js';
 
 export interface ReviewProcessorDeps {
@@ -152,6 +153,7 @@ async function publish(deps: ReviewProcessorDeps, queued: ReviewRow, result: Res
       });
     }
     await recordEvents(trx, review, events, now);
+    await enqueuePublish(trx, review, now);
   });
 }
 
@@ -184,6 +186,7 @@ export async function failReview(
       [{ type: 'review.failed', data: { ...reviewEventData(review, publicUrl), error: { code, message } } }],
       now,
     );
+    await enqueuePublish(trx, review, now);
     return true;
   });
 }

@@ -11,6 +11,7 @@ import { newId } from '../shared/ids.js';
 import { type PullRequestRef, parsePullRequestUrl } from './pull-request-url.js';
 import { findVisibleReview } from './review-access.js';
 import { type ReviewEventType, recordEvents, reviewEventData } from './review-events.js';
+import { enqueuePublish } from './review-publisher.js';
 import { nextStatus, type ReviewAction } from './review-state.js';
 
 export const REVIEW_QUEUE = 'review.process';
@@ -25,6 +26,29 @@ export interface CreateReviewInput {
   check_performance?: boolean | undefined;
   team_id?: string | undefined;
 }
+
+/** A pull request the GitHub App was told about (decisions §7), with the configuration in force. */
+export interface AppReviewInput {
+  owner: { id: number; login: string; kind: 'user' | 'organization' };
+  repo: string;
+  repositoryId: string;
+  number: number;
+  url: string;
+  title: string;
+  branch: string;
+  author: string;
+  headSha: string;
+  checkSecurity: boolean;
+  checkPerformance: boolean;
+  /** `.github/redline.yml` as parsed (with defaults) and what was wrong with it. */
+  repositoryConfig: { config: Record<string, unknown>; errors: string[] };
+  checkRunId: number | null;
+  /** The pull request's `updated_at` in the event: orders pushes whatever order events come in. */
+  pullRequestUpdatedAt: Date;
+}
+
+/** App reviews are made in the name of this local user (no person asked for them). */
+export const APP_USERNAME = 'redline[bot]';
 
 export interface ReviewServiceDeps {
   db: Kysely<Database>;
@@ -153,6 +177,93 @@ export class ReviewService {
     });
   }
 
+  /**
+   * A review the GitHub App starts for a pull request event. Any app review of the same pull
+   * request still pending or in progress is cancelled in the same transaction (a newer head
+   * supersedes it; its result would be dropped) and returned, so the caller can close its check
+   * run. Counts against the organization's quota like any live review (429 past it). No review
+   * (undefined) when an app review of a newer state of the pull request exists already.
+   */
+  async createForApp(input: AppReviewInput): Promise<{ review: ReviewRow | undefined; superseded: ReviewRow[] }> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      const organizationId = await ensureGitHubOrganization(trx, input.owner, input.owner.kind, now);
+      // An event older than one already reviewed came late: the newer review stands.
+      const newer = await trx
+        .selectFrom('reviews')
+        .select('id')
+        .where('source', '=', 'app')
+        .where('pr_url', '=', input.url)
+        .where('pr_updated_at', '>', input.pullRequestUpdatedAt)
+        .executeTakeFirst();
+      if (newer !== undefined) return { review: undefined, superseded: [] };
+      await assertReviewQuota(trx, { organizationId, mode: 'live', now });
+      const superseded = await trx
+        .updateTable('reviews')
+        .set({ status: 'cancelled', updated_at: now })
+        .where('source', '=', 'app')
+        .where('pr_url', '=', input.url)
+        .where('status', 'in', ['pending', 'in_progress'])
+        .returningAll()
+        .execute();
+      for (const old of superseded) {
+        await recordEvents(
+          trx,
+          old,
+          [{ type: 'review.cancelled', data: reviewEventData(old, this.deps.publicUrl) }],
+          now,
+        );
+      }
+      const options: ReviewOptions = {
+        auto_review: true,
+        inline_comments: true,
+        check_security: input.checkSecurity,
+        check_performance: input.checkPerformance,
+      };
+      const review = await trx
+        .insertInto('reviews')
+        .values({
+          id: newId('rev'),
+          user_id: await appUserId(trx, now),
+          organization_id: organizationId,
+          team_id: null,
+          mode: 'live',
+          status: 'in_progress',
+          source: 'app',
+          pr_url: input.url,
+          pr_number: input.number,
+          pr_title: input.title,
+          repository: `${input.owner.login}/${input.repo}`,
+          repository_id: input.repositoryId,
+          branch: input.branch,
+          author: input.author,
+          head_sha: input.headSha,
+          options: JSON.stringify(options),
+          repository_config: JSON.stringify(input.repositoryConfig),
+          check_run_id: input.checkRunId,
+          pr_updated_at: input.pullRequestUpdatedAt,
+          attempt: 1,
+          created_at: now,
+          updated_at: now,
+          started_at: now,
+          deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await this.enqueue(trx, review, now);
+      await recordEvents(
+        trx,
+        review,
+        [
+          { type: 'review.created', data: reviewEventData(review, this.deps.publicUrl) },
+          ...startedEvents(review, this.deps.publicUrl),
+        ],
+        now,
+      );
+      return { review, superseded };
+    });
+  }
+
   start(principal: Principal, id: string): Promise<ReviewRow> {
     return this.act(principal, id, 'start');
   }
@@ -199,6 +310,8 @@ export class ReviewService {
           [{ type: 'review.cancelled', data: reviewEventData(review, this.deps.publicUrl) }],
           now,
         );
+        // An app review's check run must not stay in progress.
+        await enqueuePublish(trx, review, now);
       }
       return review;
     });
@@ -211,4 +324,22 @@ export class ReviewService {
       now,
     );
   }
+}
+
+/** The local user app reviews belong to, made on first use. */
+async function appUserId(trx: Transaction<Database>, now: Date): Promise<string> {
+  const existing = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('username', '=', APP_USERNAME)
+    .where('scm_id', 'is', null)
+    .orderBy('created_at')
+    .executeTakeFirst();
+  if (existing !== undefined) return existing.id;
+  const created = await trx
+    .insertInto('users')
+    .values({ id: newId('usr'), username: APP_USERNAME, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return created.id;
 }

@@ -281,13 +281,14 @@ describe('primary rate limit (403/429 with x-ratelimit-remaining 0)', () => {
 });
 
 describe('production defaults', () => {
-  it('are two retries from 0.5 s, two rate-limit waits of at most 60 s', () => {
+  it('are two retries from 0.5 s, two rate-limit waits of at most 60 s, writes 1 s apart', () => {
     expect(GITHUB_RETRY_DEFAULTS).toEqual({
       retries: 2,
       retryAfterBaseMs: 500,
       rateLimitRetries: 2,
       maxRateLimitWaitSeconds: 60,
       rateLimitSecondMs: 1000,
+      writeSpacingMs: 1000,
     });
   });
 });
