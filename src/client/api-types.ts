@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+/**
+ * The shapes of spec 2.1-2.5 as this client reads them. The server's own schemas live with the
+ * server (the action must not bundle it), so these are kept loose: unknown fields pass through,
+ * and only what a caller relies on is checked, so a newer server within v1 does not break us.
+ */
+export const REVIEW_STATUSES = ['pending', 'in_progress', 'completed', 'failed', 'cancelled'] as const;
+export const SEVERITIES = ['critical', 'important', 'warning', 'info'] as const;
+
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
+export type Severity = (typeof SEVERITIES)[number];
+
+const issueCounts = z.looseObject({
+  critical: z.number(),
+  important: z.number(),
+  warning: z.number(),
+  suggestion: z.number(),
+});
+
+export const reviewSchema = z.looseObject({
+  id: z.string(),
+  status: z.enum(REVIEW_STATUSES),
+  score: z.number().nullable(),
+  summary: z.string().nullable(),
+  pull_request: z.looseObject({
+    url: z.string(),
+    number: z.number(),
+    title: z.string().optional(),
+    repository: z.string().optional(),
+    branch: z.string().optional(),
+    author: z.string().optional(),
+  }),
+  stats: z
+    .looseObject({
+      files_changed: z.number(),
+      lines_added: z.number(),
+      lines_deleted: z.number(),
+      comments_count: z.number(),
+      issues: issueCounts,
+    })
+    .nullable(),
+  created_at: z.string(),
+  completed_at: z.string().nullable().optional(),
+  organization_id: z.string().optional(),
+  team_id: z.string().nullable().optional(),
+  error: z.looseObject({ code: z.string(), message: z.string() }).nullable().optional(),
+});
+
+export const createdReviewSchema = z.looseObject({
+  id: z.string(),
+  status: z.enum(REVIEW_STATUSES),
+  pull_request: z.looseObject({ url: z.string(), number: z.number() }),
+  created_at: z.string(),
+});
+
+export const reviewStatusSchema = z.looseObject({ id: z.string(), status: z.enum(REVIEW_STATUSES) });
+
+export const commentSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  severity: z.enum(SEVERITIES),
+  message: z.string(),
+  file: z.string(),
+  line: z.number(),
+  suggestion: z.string().optional(),
+  code_snippet: z.string().optional(),
+});
+
+export const statisticsSchema = z.looseObject({
+  files_analyzed: z.number(),
+  lines_analyzed: z.number(),
+  complexity_avg: z.number(),
+  test_coverage: z.number(),
+  issues_by_type: z.record(z.string(), z.number()),
+  issues_by_severity: z.record(z.string(), z.number()),
+  processing_time_ms: z.number(),
+  tokens_used: z.number(),
+});
+
+export const paginationSchema = z.looseObject({
+  has_more: z.boolean(),
+  next_cursor: z.string().nullable().optional(),
+  prev_cursor: z.string().nullable().optional(),
+});
+
+export type Review = z.infer<typeof reviewSchema>;
+export type CreatedReview = z.infer<typeof createdReviewSchema>;
+export type ReviewStatusResult = z.infer<typeof reviewStatusSchema>;
+export type ReviewComment = z.infer<typeof commentSchema>;
+export type ReviewStatistics = z.infer<typeof statisticsSchema>;
+export type Pagination = z.infer<typeof paginationSchema>;
+
+/** Spec 4.2: the body of POST /reviews. */
+export interface CreateReviewInput {
+  pull_request_url: string;
+  auto_review?: boolean;
+  inline_comments?: boolean;
+  check_security?: boolean;
+  check_performance?: boolean;
+  team_id?: string;
+}
+
+/** Spec 4.2 and decisions §4: the query of GET /reviews. */
+export interface ListReviewsQuery {
+  limit?: number;
+  after?: string;
+  before?: string;
+  status?: ReviewStatus;
+  team_id?: string;
+  repository?: string;
+  created_after?: string;
+  created_before?: string;
+  sort?: string;
+}

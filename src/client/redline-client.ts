@@ -1,0 +1,336 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { z } from 'zod';
+import {
+  type CreatedReview,
+  type CreateReviewInput,
+  commentSchema,
+  createdReviewSchema,
+  type ListReviewsQuery,
+  type Pagination,
+  paginationSchema,
+  type Review,
+  type ReviewComment,
+  type ReviewStatistics,
+  type ReviewStatusResult,
+  reviewSchema,
+  reviewStatusSchema,
+  statisticsSchema,
+} from './api-types.js';
+import { RedlineApiError } from './redline-api-error.js';
+import { backoffMs, hintedDelayMs } from './retry-delay.js';
+
+/** The `X-Svc-Version` this client is written against (decisions §3). */
+export const API_VERSION = '2026-11-01';
+
+export interface RedlineClientOptions {
+  /** The API's `{base_url}`, ending in `/v1`. */
+  baseUrl: string;
+  /** A `svc_live_` / `svc_test_` token (or a sign-in JWT). */
+  apiKey: string;
+  /** Sent as `X-Svc-Version`; defaults to API_VERSION. */
+  apiVersion?: string;
+  /** Per attempt, answer body included; default 30 s. */
+  timeoutMs?: number;
+  /** Further attempts after the first; default 3. */
+  maxRetries?: number;
+  /** A wait longer than this is not waited out: the error is thrown instead; default one hour. */
+  maxRetryDelayMs?: number;
+  userAgent?: string;
+  fetch?: typeof fetch;
+  /** Injected so tests need not wait; must reject when the signal aborts. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Epoch milliseconds; injected so tests can place X-RateLimit-Reset. */
+  now?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface CreateReviewOptions extends CallOptions {
+  /** Decisions §6: a repeat with the same key within 24 hours answers the first response. */
+  idempotencyKey?: string;
+}
+
+export interface CreateReviewResult {
+  review: CreatedReview;
+  /** True when the API replayed a stored answer (`Idempotent-Replayed: true`). */
+  replayed: boolean;
+  requestId: string | undefined;
+}
+
+export interface ReviewPage {
+  data: Review[];
+  pagination: Pagination;
+}
+
+interface RequestSpec<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+  idempotencyKey?: string | undefined;
+  signal?: AbortSignal | undefined;
+  /** The schema of `data`. */
+  schema: S;
+}
+
+interface RawAnswer {
+  ok: boolean;
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+interface Answer<T> {
+  data: T;
+  body: Record<string, unknown>;
+  headers: Headers;
+}
+
+const defaultSleep = async (ms: number, signal?: AbortSignal) => {
+  await delay(ms, undefined, signal ? { signal } : undefined);
+};
+
+/**
+ * A typed client of the Redline REST API. Retries what is safe to retry: a 429 always (the
+ * request was not processed), and 5xx, timeouts and network failures only for GETs and for
+ * POSTs that carry an Idempotency-Key (so a retry never creates a second review); a 409 on a
+ * keyed POST means the first request with that key is still running, so it is retried too.
+ * Waits follow Retry-After, then X-RateLimit-Reset, then exponential backoff.
+ */
+export class RedlineClient {
+  readonly baseUrl: string;
+  readonly #apiKey: string;
+  readonly #apiVersion: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #maxRetryDelayMs: number;
+  readonly #userAgent: string;
+  readonly #fetch: typeof fetch;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  readonly #now: () => number;
+
+  constructor(options: RedlineClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#apiKey = options.apiKey;
+    this.#apiVersion = options.apiVersion ?? API_VERSION;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#maxRetries = options.maxRetries ?? 3;
+    this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 3_600_000;
+    this.#userAgent = options.userAgent ?? 'redline-client';
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async createReview(input: CreateReviewInput, options: CreateReviewOptions = {}): Promise<CreateReviewResult> {
+    const answer = await this.#request({
+      method: 'POST',
+      path: '/reviews',
+      body: input,
+      idempotencyKey: options.idempotencyKey,
+      signal: options.signal,
+      schema: createdReviewSchema,
+    });
+    return {
+      review: answer.data,
+      replayed: answer.headers.get('idempotent-replayed') === 'true',
+      requestId: answer.headers.get('x-request-id') ?? undefined,
+    };
+  }
+
+  async getReview(id: string, options: CallOptions = {}): Promise<Review> {
+    const path = `/reviews/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: 'GET', path, signal: options.signal, schema: reviewSchema })).data;
+  }
+
+  /** One page; pass `pagination.next_cursor` as `after` for the next. */
+  async listReviews(query: ListReviewsQuery = {}, options: CallOptions = {}): Promise<ReviewPage> {
+    const answer = await this.#request({
+      method: 'GET',
+      path: '/reviews',
+      query: { ...query },
+      signal: options.signal,
+      schema: reviewSchema.array(),
+    });
+    return { data: answer.data, pagination: paginationSchema.parse(answer.body.pagination) };
+  }
+
+  /** Every comment, following pages when the API pages them. */
+  async listComments(id: string, options: CallOptions = {}): Promise<ReviewComment[]> {
+    const comments: ReviewComment[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const answer = await this.#request({
+        method: 'GET',
+        path: `/reviews/${encodeURIComponent(id)}/comments`,
+        query: { after },
+        signal: options.signal,
+        schema: commentSchema.array(),
+      });
+      comments.push(...answer.data);
+      const page = paginationSchema.safeParse(answer.body.pagination);
+      if (!page.success || !page.data.has_more || !page.data.next_cursor || page.data.next_cursor === after) {
+        return comments;
+      }
+      after = page.data.next_cursor;
+    }
+  }
+
+  async getReviewStats(id: string, options: CallOptions = {}): Promise<ReviewStatistics> {
+    const path = `/reviews/${encodeURIComponent(id)}/stats`;
+    return (await this.#request({ method: 'GET', path, signal: options.signal, schema: statisticsSchema })).data;
+  }
+
+  startReview(id: string, options: CallOptions = {}): Promise<ReviewStatusResult> {
+    return this.#transition(id, 'start', options);
+  }
+
+  cancelReview(id: string, options: CallOptions = {}): Promise<ReviewStatusResult> {
+    return this.#transition(id, 'cancel', options);
+  }
+
+  retryReview(id: string, options: CallOptions = {}): Promise<ReviewStatusResult> {
+    return this.#transition(id, 'retry', options);
+  }
+
+  async #transition(id: string, action: string, options: CallOptions): Promise<ReviewStatusResult> {
+    const path = `/reviews/${encodeURIComponent(id)}/${action}`;
+    return (await this.#request({ method: 'POST', path, signal: options.signal, schema: reviewStatusSchema })).data;
+  }
+
+  async #request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.infer<S>>> {
+    for (let attempt = 0; ; attempt++) {
+      const result = await this.#attempt(spec);
+      if (!(result instanceof RedlineApiError) && result.ok) return this.#parse(spec, result);
+      const error = result instanceof RedlineApiError ? result : errorFrom(result, spec, this.#now());
+      if (attempt >= this.#maxRetries || !retriable(error, spec)) throw error;
+      const waitMs = error.retryAfterMs ?? backoffMs(attempt);
+      if (waitMs > this.#maxRetryDelayMs) throw error;
+      try {
+        await this.#sleep(waitMs, spec.signal);
+      } catch (cause) {
+        throw aborted(spec, cause);
+      }
+    }
+  }
+
+  /** One HTTP exchange, the body read inside the same timeout; a failure to get an answer is returned. */
+  async #attempt(spec: RequestSpec<z.ZodType>): Promise<RawAnswer | RedlineApiError> {
+    if (spec.signal?.aborted) throw aborted(spec, spec.signal.reason);
+    const url = new URL(`${this.baseUrl}${spec.path}`);
+    for (const [name, value] of Object.entries(spec.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value));
+    }
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      authorization: `Bearer ${this.#apiKey}`,
+      'user-agent': this.#userAgent,
+      'x-svc-version': this.#apiVersion,
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
+    const timeout = AbortSignal.timeout(this.#timeoutMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, timeout]) : timeout;
+    try {
+      const response = await this.#fetch(url, {
+        method: spec.method,
+        headers,
+        body: spec.body === undefined ? null : JSON.stringify(spec.body),
+        signal,
+      });
+      // Read now, under the same signal, so a stalled body also times out.
+      const text = await response.text();
+      return { ok: response.ok, status: response.status, headers: response.headers, text };
+    } catch (cause) {
+      // The caller's own abort is not ours to retry: it ends the call.
+      if (spec.signal?.aborted) throw aborted(spec, cause);
+      if (timeout.aborted) {
+        return new RedlineApiError({
+          code: 'timeout',
+          message: `No answer to ${spec.method} ${spec.path} within ${this.#timeoutMs} ms`,
+          cause,
+        });
+      }
+      const reason = (cause as Error).cause instanceof Error ? ((cause as Error).cause as Error).message : '';
+      return new RedlineApiError({
+        code: 'network_error',
+        message: `${spec.method} ${spec.path} failed: ${(cause as Error).message}${reason ? ` (${reason})` : ''}`,
+        cause,
+      });
+    }
+  }
+
+  #parse<S extends z.ZodType>(spec: RequestSpec<S>, response: RawAnswer): Answer<z.infer<S>> {
+    const requestId = response.headers.get('x-request-id') ?? undefined;
+    const body = parseJson(response.text);
+    const data = spec.schema.safeParse(isObject(body) ? body.data : undefined);
+    if (!isObject(body) || !data.success) {
+      throw new RedlineApiError({
+        code: 'unexpected_response',
+        status: response.status,
+        requestId,
+        message: `${spec.method} ${spec.path} answered ${response.status} with a body that is not the expected { data }`,
+      });
+    }
+    return { data: data.data, body, headers: response.headers };
+  }
+}
+
+/** What may be tried again without risking a second effect (see the class comment). */
+function retriable(error: RedlineApiError, spec: RequestSpec<z.ZodType>): boolean {
+  const safeToRepeat = spec.method === 'GET' || spec.idempotencyKey !== undefined;
+  if (error.status === undefined) return safeToRepeat && (error.code === 'timeout' || error.code === 'network_error');
+  if (error.status === 429) return true;
+  if (error.status === 409) return spec.idempotencyKey !== undefined;
+  return error.status >= 500 && safeToRepeat;
+}
+
+function aborted(spec: RequestSpec<z.ZodType>, cause: unknown): RedlineApiError {
+  return new RedlineApiError({ code: 'aborted', message: `${spec.method} ${spec.path} was aborted`, cause });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Spec 7.1 bodies become errors carrying the API's code, message and request id. */
+function errorFrom(response: RawAnswer, spec: RequestSpec<z.ZodType>, nowMs: number): RedlineApiError {
+  const body = parseJson(response.text);
+  const error = isObject(body) && isObject(body.error) ? body.error : undefined;
+  const meta = isObject(body) && isObject(body.meta) ? body.meta : undefined;
+  const requestId =
+    response.headers.get('x-request-id') ?? (typeof meta?.request_id === 'string' ? meta.request_id : undefined);
+  const retryAfterMs = hintedDelayMs(response.status, response.headers, nowMs);
+  if (typeof error?.code !== 'string' || typeof error.message !== 'string') {
+    return new RedlineApiError({
+      code: 'unexpected_response',
+      status: response.status,
+      requestId,
+      retryAfterMs,
+      message: `${spec.method} ${spec.path} answered ${response.status} without a Redline error body`,
+    });
+  }
+  const details = isObject(error.details) ? error.details : undefined;
+  return new RedlineApiError({
+    code: error.code,
+    message: error.message,
+    status: response.status,
+    type: typeof error.type === 'string' ? error.type : undefined,
+    requestId,
+    details:
+      typeof details?.field === 'string' && typeof details.issue === 'string'
+        ? { field: details.field, issue: details.issue }
+        : undefined,
+    retryAfterMs,
+  });
+}
