@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
+import { buildGitHubApp } from '../app/build-github-app.js';
 import { countUsers } from '../auth/accounts.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import { githubAppAuthOrNull } from '../github/app-auth.js';
 import { buildApp } from '../http/build-app.js';
 import type { Worker } from '../jobs/worker.js';
+import { makeGitHubReader } from '../reviews/github-reader.js';
 import { systemClock } from '../shared/clock.js';
+import { SecretBox } from '../shared/secret-box.js';
 import { resolveSecrets } from './embedded-secrets.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
@@ -54,13 +57,35 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
   try {
     const secrets = await resolveSecrets(config);
     // The app's private key is read once, here; API and workers share one token cache.
-    const githubApp = githubAppAuthOrNull(readGitHubAppCredentials(config.github), {
+    const credentials = readGitHubAppCredentials(config.github);
+    const githubApp = githubAppAuthOrNull(credentials, {
       apiUrl: config.github.apiUrl,
       fetch: globalThis.fetch,
       clock: systemClock,
     });
-    workers = role === 'api' ? [] : buildWorkers({ config, database, secrets, logger, githubApp });
-    app = role === 'worker' ? undefined : await buildApp({ config, database, secrets, logger, githubApp });
+    const reader = makeGitHubReader({
+      db: database.db,
+      box: new SecretBox(secrets.encryptionKey),
+      apiUrl: config.github.apiUrl,
+      fetch: globalThis.fetch,
+      app: githubApp ?? undefined,
+    });
+    const probot = await buildGitHubApp({
+      config,
+      db: database.db,
+      clock: systemClock,
+      logger,
+      credentials,
+      appOctokit: reader.appOctokit,
+    });
+    workers = role === 'api' ? [] : buildWorkers({ config, database, secrets, logger, githubApp, probot });
+    const onQueued = () => {
+      for (const worker of workers) worker.wake?.();
+    };
+    app =
+      role === 'worker'
+        ? undefined
+        : await buildApp({ config, database, secrets, logger, githubApp, onQueued, probot });
     if (app !== undefined) {
       await app.listen({ port: config.port, host: config.host });
       logger.info({ url: config.publicUrl, database: database.kind, role }, 'Redline is serving');

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
+import type { Probot } from 'probot';
+import { GITHUB_EVENT_QUEUE, makeGitHubEventHandler } from '../app/github-event-job.js';
 import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../auth/membership-refresh.js';
 import type { Config } from '../config/config.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
@@ -14,14 +16,16 @@ import { pruneIdempotencyKeys } from '../limits/idempotency.js';
 import { pruneRateWindows } from '../limits/request-rate.js';
 import { makeGitHubReader } from '../reviews/github-reader.js';
 import { failOverdueReviews, makeReviewProcessor } from '../reviews/review-processor.js';
+import { makeReviewPublisher, PUBLISH_QUEUE } from '../reviews/review-publisher.js';
 import { REVIEW_QUEUE } from '../reviews/review-service.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
+import { buildWebhookWorkers } from '../webhooks/webhook-workers.js';
 
 /** How long the optional language model may take before the rules' result stands alone. */
 export const LLM_TIMEOUT_MS = 60_000;
 
-/** The background work of a `worker` (or `all`) process: review processing and housekeeping. */
+/** The background work of a `worker` (or `all`) process: reviews, webhook deliveries, housekeeping. */
 export function buildWorkers(input: {
   config: Config;
   database: DatabaseHandle;
@@ -30,6 +34,8 @@ export function buildWorkers(input: {
   fetch?: typeof fetch;
   /** As in buildApp: made from the configuration when absent (null: no app). */
   githubApp?: GitHubAppAuth | null;
+  /** The GitHub App's event handlers (buildGitHubApp); without it GitHub events stay queued. */
+  probot?: Probot | undefined;
 }): Worker[] {
   const { config, logger } = input;
   const db = input.database.db;
@@ -63,6 +69,14 @@ export function buildWorkers(input: {
           llm: config.llm ? { ...config.llm, timeoutMs: LLM_TIMEOUT_MS, fetch: fetchImpl } : undefined,
           logger,
         }),
+        [PUBLISH_QUEUE]: makeReviewPublisher({
+          db,
+          clock,
+          publicUrl: config.publicUrl,
+          appOctokit: github.appOctokit,
+          logger,
+        }),
+        ...(input.probot ? { [GITHUB_EVENT_QUEUE]: makeGitHubEventHandler(input.probot) } : {}),
         [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
           db,
           clock,
@@ -83,6 +97,17 @@ export function buildWorkers(input: {
         await pruneIdempotencyKeys(db, now);
         await pruneRateWindows(db, now);
       },
+    }),
+    ...buildWebhookWorkers({
+      db,
+      clock,
+      box,
+      retryDelaysMs: config.webhooks.retryDelaysMs,
+      send: { allowPrivate: config.webhooks.allowPrivate },
+      concurrency: config.webhooks.concurrency,
+      workerId,
+      leaseMs: config.jobLeaseMs,
+      logger,
     }),
   ];
 }

@@ -92,6 +92,7 @@ const schema = z.object({
       .refine((d) => d.length === 5, 'must list exactly 5 delays, one per attempt')
       .optional(),
   ),
+  WEBHOOK_CONCURRENCY: z.preprocess(blankToUndefined, wholeNumber(1, 64).default(8)),
   LLM_BASE_URL: z.preprocess(blankToUndefined, httpUrl.optional()),
   LLM_API_KEY: optionalString,
   LLM_MODEL: optionalString,
@@ -169,7 +170,7 @@ export interface Config {
   /** Undefined only in embedded mode before the data directory supplies one. */
   jwtSecret: string | undefined;
   encryptionKey: Buffer | undefined;
-  webhooks: { allowPrivate: boolean; retryDelaysMs: number[] };
+  webhooks: { allowPrivate: boolean; retryDelaysMs: number[]; concurrency: number };
   llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
   logLevel: string;
   /** How long a worker owns a job without a heartbeat; a dead worker's job is taken over after it. */
@@ -215,6 +216,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webhooks: {
       allowPrivate: e.WEBHOOK_ALLOW_PRIVATE,
       retryDelaysMs: e.WEBHOOK_RETRY_DELAYS_MS ?? DEFAULT_RETRY_DELAYS_MS,
+      concurrency: e.WEBHOOK_CONCURRENCY,
     },
     llm:
       e.LLM_BASE_URL !== undefined && e.LLM_MODEL !== undefined

@@ -2,6 +2,9 @@ import { type Kysely, type Migration, type MigrationResultSet, Migrator } from '
 import * as accounts from './migrations/0001-accounts.js';
 import * as requestRate from './migrations/0002-request-rate.js';
 import * as reviews from './migrations/0003-reviews.js';
+import * as webhooks from './migrations/0004-webhooks.js';
+import * as githubApp from './migrations/0005-github-app.js';
+import * as jobClaimIndex from './migrations/0006-job-claim-index.js';
 import type { Database } from './schema.js';
 
 /**
@@ -13,6 +16,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-request-rate': requestRate,
   '0003-reviews': reviews,
+  '0004-webhooks': webhooks,
+  '0005-github-app': githubApp,
+  '0006-job-claim-index': jobClaimIndex,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

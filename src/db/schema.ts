@@ -139,6 +139,23 @@ export interface ReviewsTable {
   deadline_at: Timestamp | null;
   completed_at: Timestamp | null;
   updated_at: UpdatedAt;
+  /** `app`: made by the GitHub App from a pull-request event (published back to it). */
+  source: ColumnType<'api' | 'app', 'api' | 'app' | undefined, 'api' | 'app'>;
+  /** The `Redline` check run on the head commit, when one was started for this review. */
+  check_run_id: number | null;
+  /** The `.github/redline.yml` in force (app reviews), as parsed with its defaults. */
+  repository_config: Json<Record<string, unknown>> | null;
+  /** The pull request's `updated_at` in the event that started an app review. */
+  pr_updated_at: Timestamp | null;
+  github_review_id: number | null;
+  /** When the review reached GitHub (review and check run); publishing happens at most once. */
+  published_at: Timestamp | null;
+}
+
+export interface GithubDeliveriesTable {
+  id: string;
+  event: string;
+  received_at: CreatedAt;
 }
 
 export interface ReviewCommentsTable {
@@ -199,6 +216,49 @@ export interface IdempotencyKeysTable {
   expires_at: Timestamp;
 }
 
+export interface WebhooksTable {
+  id: string;
+  user_id: string;
+  mode: Mode;
+  url: string;
+  events: string[];
+  secret_sealed: string | null;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  failure_count: ColumnType<number, number | undefined, number>;
+  disabled_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  /** The exact bytes sent on every attempt (and signed). */
+  body: string;
+  status: DeliveryStatus;
+  /** Attempts made so far; a job for attempt n runs only while this is n - 1 (fencing). */
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  redelivery_of: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface WebhookAttemptsTable {
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  /** At most 64 KiB of what the subscriber answered. */
+  response_body: string | null;
+  created_at: CreatedAt;
+}
+
 export interface Database {
   users: UsersTable;
   organizations: OrganizationsTable;
@@ -212,11 +272,18 @@ export interface Database {
   events: EventsTable;
   jobs: JobsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhooks: WebhooksTable;
+  github_deliveries: GithubDeliveriesTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type ReviewRow = Selectable<ReviewsTable>;
 export type ReviewCommentRow = Selectable<ReviewCommentsTable>;
 export type JobRow = Selectable<JobsTable>;
+export type WebhookRow = Selectable<WebhooksTable>;
+export type WebhookDeliveryRow = Selectable<WebhookDeliveriesTable>;
+export type WebhookAttemptRow = Selectable<WebhookAttemptsTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;

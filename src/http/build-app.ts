@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
+import type { Probot } from 'probot';
 import { makeGuard, principalOf } from '../auth/guard.js';
 import { jwtKeys } from '../auth/jwt.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';
@@ -19,8 +20,10 @@ import { type Clock, systemClock } from '../shared/clock.js';
 import { badRequest } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { SecretBox } from '../shared/secret-box.js';
+import { registerWebhookRoutes } from '../webhooks/webhook-routes.js';
 import { apiVersionHook } from './api-version.js';
 import { makeErrorHandler, routeNotFound } from './error-handler.js';
+import { registerGitHubWebhookRoute } from './github-webhook-route.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
@@ -45,6 +48,10 @@ export interface AppDeps {
    * API and the workers); when absent, made here from the configuration (null: no app).
    */
   githubApp?: GitHubAppAuth | null;
+  /** Work was queued by a request (a webhook ping, a redelivery): serve wakes its idle workers. */
+  onQueued?: () => void;
+  /** The GitHub App (buildGitHubApp): its webhook route is mounted when present. */
+  probot?: Probot | undefined;
 }
 
 /** Builds the whole HTTP surface without listening, so tests drive it with `inject`. */
@@ -144,6 +151,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     readPullRequest: github.readPullRequest,
   });
   registerReviewRoutes(app, { db, clock, guard, service: reviews });
+  if (deps.probot !== undefined) {
+    registerGitHubWebhookRoute(app, { db, clock, probot: deps.probot, onQueued: deps.onQueued });
+  }
+  registerWebhookRoutes(app, {
+    db,
+    clock,
+    guard,
+    box,
+    allowPrivate: config.webhooks.allowPrivate,
+    ...(deps.onQueued ? { onQueued: deps.onQueued } : {}),
+  });
 
   return app;
 }

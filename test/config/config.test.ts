@@ -43,7 +43,7 @@ describe('loadConfig defaults', () => {
       },
       jwtSecret: undefined,
       encryptionKey: undefined,
-      webhooks: { allowPrivate: false, retryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000] },
+      webhooks: { allowPrivate: false, retryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000], concurrency: 8 },
       llm: undefined,
       logLevel: 'info',
       jobLeaseMs: 60_000,
@@ -65,12 +65,13 @@ describe('loadConfig defaults', () => {
       GITHUB_API_URL: 'https://ghe.example.com/api/v3',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       WEBHOOK_RETRY_DELAYS_MS: '0,10,20,30,40',
+      WEBHOOK_CONCURRENCY: '3',
       LOG_LEVEL: 'silent',
     });
     expect(config.publicUrl).toBe('https://redline.example.com');
     expect(config.github.serverUrl).toBe('https://ghe.example.com');
     expect(config.github.apiUrl).toBe('https://ghe.example.com/api/v3');
-    expect(config.webhooks).toEqual({ allowPrivate: true, retryDelaysMs: [0, 10, 20, 30, 40] });
+    expect(config.webhooks).toEqual({ allowPrivate: true, retryDelaysMs: [0, 10, 20, 30, 40], concurrency: 3 });
     expect(config.logLevel).toBe('silent');
   });
 });
@@ -82,12 +83,22 @@ describe('loadConfig problems', () => {
       PUBLIC_URL: 'notaurl',
       WEBHOOK_ALLOW_PRIVATE: 'maybe',
       WEBHOOK_RETRY_DELAYS_MS: '1,2',
+      WEBHOOK_CONCURRENCY: '0',
       ENCRYPTION_KEY: 'short',
       JWT_SECRET: 'short',
     });
     expect(named(problems).sort()).toEqual(
-      ['ENCRYPTION_KEY', 'JWT_SECRET', 'PORT', 'PUBLIC_URL', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_RETRY_DELAYS_MS'].sort(),
+      [
+        'ENCRYPTION_KEY',
+        'JWT_SECRET',
+        'PORT',
+        'PUBLIC_URL',
+        'WEBHOOK_ALLOW_PRIVATE',
+        'WEBHOOK_RETRY_DELAYS_MS',
+        'WEBHOOK_CONCURRENCY',
+      ].sort(),
     );
+    expect(problems).toContain('WEBHOOK_CONCURRENCY must be a whole number from 1 to 64');
     expect(problems).toContain('PORT must be a whole number from 0 to 65535');
     expect(problems).toContain('PUBLIC_URL must be an absolute http:// or https:// URL');
     expect(problems).toContain('WEBHOOK_ALLOW_PRIVATE must be true or false');

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildGitHubApp } from '../../src/app/build-github-app.js';
+import { GITHUB_EVENT_QUEUE, makeGitHubEventHandler } from '../../src/app/github-event-job.js';
 import { createLocalUser } from '../../src/auth/accounts.js';
 import { createApiToken } from '../../src/auth/api-tokens.js';
 import { jwtKeys, signUserJwt } from '../../src/auth/jwt.js';
@@ -11,11 +14,16 @@ import type { Mode, UserRow } from '../../src/db/schema.js';
 import { githubAppAuthOrNull } from '../../src/github/app-auth.js';
 import type { GitHubRetryOptions } from '../../src/github/octokit.js';
 import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
-import { JobWorker } from '../../src/jobs/job-worker.js';
+import { type JobHandler, JobWorker } from '../../src/jobs/job-worker.js';
 import { makeGitHubReader } from '../../src/reviews/github-reader.js';
 import { makeReviewProcessor } from '../../src/reviews/review-processor.js';
+import { makeReviewPublisher, PUBLISH_QUEUE } from '../../src/reviews/review-publisher.js';
 import { REVIEW_QUEUE } from '../../src/reviews/review-service.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
+import { WEBHOOK_QUEUE } from '../../src/webhooks/create-deliveries.js';
+import { makeDeliveryHandler } from '../../src/webhooks/deliver-webhook.js';
+import { dispatchEvents } from '../../src/webhooks/dispatch-events.js';
+import { type SendOptions, sendWebhook } from '../../src/webhooks/send-webhook.js';
 import { type TestClock, testClock } from './test-clock.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -27,14 +35,21 @@ export interface TestApp {
   clock: TestClock;
   /** A local user and a JWT for them. */
   createUser(username?: string): Promise<{ user: UserRow; jwt: string }>;
-  /** Runs every due background job (reviews, membership refreshes) to the end, as a worker process would. */
-  runJobs(): Promise<number>;
+  /**
+   * Runs every due background job (reviews, membership refreshes, the outbox fan-out and webhook
+   * deliveries) to the end, as a worker process would; returns how many jobs ran.
+   */
+  runJobs(options?: { only?: string[] }): Promise<number>;
   createToken(userId: string, options?: { scopes?: Scope[]; mode?: Mode; expiresInSeconds?: number }): Promise<string>;
   close(): Promise<void>;
 }
 
 /** Production's retry counts, with waits of a millisecond or so: request counts stay as in production. */
-export const TEST_OCTOKIT_OPTIONS: GitHubRetryOptions = { retryAfterBaseMs: 1, rateLimitSecondMs: 1 };
+export const TEST_OCTOKIT_OPTIONS: GitHubRetryOptions = {
+  retryAfterBaseMs: 1,
+  rateLimitSecondMs: 1,
+  writeSpacingMs: 0,
+};
 
 /** Secrets are made at run time: nothing committed looks like a credential. */
 export function testSecrets(): AppSecrets {
@@ -43,7 +58,13 @@ export function testSecrets(): AppSecrets {
 
 /** The app over a database of this file's own, with a clock the test controls. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; fetch?: typeof fetch; database?: TestDatabase } = {},
+  options: {
+    env?: Record<string, string>;
+    fetch?: typeof fetch;
+    database?: TestDatabase;
+    /** How webhook attempts are sent (e.g. trust for a local HTTPS receiver); default: the config's guard. */
+    webhookSend?: Partial<SendOptions>;
+  } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({ PUBLIC_URL: 'http://redline.test', ...options.env });
@@ -56,12 +77,31 @@ export async function createTestApp(
     clock,
     octokitOptions: TEST_OCTOKIT_OPTIONS,
   });
+  const credentials = readGitHubAppCredentials(config.github);
+  const reader = makeGitHubReader({
+    db: database.db,
+    box: new SecretBox(secrets.encryptionKey),
+    apiUrl: config.github.apiUrl,
+    fetch: options.fetch ?? globalThis.fetch,
+    app: githubApp ?? undefined,
+    octokitOptions: TEST_OCTOKIT_OPTIONS,
+  });
+  // The GitHub App, when the environment configures one (APP_ID, PRIVATE_KEY, WEBHOOK_SECRET).
+  const probot = await buildGitHubApp({
+    config,
+    db: database.db,
+    clock,
+    logger: pino({ level: 'silent' }),
+    credentials,
+    appOctokit: reader.appOctokit,
+  });
   const app = await buildApp({
     config,
     database,
     secrets,
     clock,
     githubApp,
+    probot,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   await app.ready();
@@ -78,40 +118,59 @@ export async function createTestApp(
       const user = await createLocalUser(database.db, username ?? `user-${counter}-${randomBytes(3).toString('hex')}`);
       return { user, jwt: await signUserJwt(keys, user.id, clock.now()) };
     },
-    async runJobs() {
+    async runJobs(run = {}) {
       const box = new SecretBox(secrets.encryptionKey);
       const fetchImpl = options.fetch ?? globalThis.fetch;
-      const github = makeGitHubReader({
-        db: database.db,
-        box,
-        apiUrl: config.github.apiUrl,
-        fetch: fetchImpl,
-        app: githubApp ?? undefined,
-        octokitOptions: TEST_OCTOKIT_OPTIONS,
-      });
+      const handlers: Record<string, JobHandler> = {
+        [REVIEW_QUEUE]: makeReviewProcessor({
+          db: database.db,
+          clock,
+          publicUrl: config.publicUrl,
+          readChangedFiles: reader.readChangedFiles,
+          llm: config.llm ? { ...config.llm, timeoutMs: 2000, fetch: fetchImpl } : undefined,
+        }),
+        [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
+          db: database.db,
+          clock,
+          box,
+          apiUrl: config.github.apiUrl,
+          fetch: fetchImpl,
+        }),
+        [PUBLISH_QUEUE]: makeReviewPublisher({
+          db: database.db,
+          clock,
+          publicUrl: config.publicUrl,
+          appOctokit: reader.appOctokit,
+        }),
+        ...(probot ? { [GITHUB_EVENT_QUEUE]: makeGitHubEventHandler(probot) } : {}),
+        [WEBHOOK_QUEUE]: makeDeliveryHandler({
+          db: database.db,
+          clock,
+          box,
+          retryDelaysMs: config.webhooks.retryDelaysMs,
+          send: (request) =>
+            sendWebhook(request, { allowPrivate: config.webhooks.allowPrivate, ...options.webhookSend }),
+        }),
+      };
+      // `only`: run just these queues (a test that needs one step done before the next).
+      const only = run.only;
       const worker = new JobWorker({
         db: database.db,
         clock,
         workerId: 'test-worker',
-        handlers: {
-          [REVIEW_QUEUE]: makeReviewProcessor({
-            db: database.db,
-            clock,
-            publicUrl: config.publicUrl,
-            readChangedFiles: github.readChangedFiles,
-            llm: config.llm ? { ...config.llm, timeoutMs: 2000, fetch: fetchImpl } : undefined,
-          }),
-          [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
-            db: database.db,
-            clock,
-            box,
-            apiUrl: config.github.apiUrl,
-            fetch: fetchImpl,
-          }),
-        },
+        handlers: only ? Object.fromEntries(Object.entries(handlers).filter(([q]) => only.includes(q))) : handlers,
         backoff: () => 0,
       });
-      return worker.drain();
+      let ran = 0;
+      for (;;) {
+        if (only) return ran + (await worker.drain());
+        const fanout = await dispatchEvents(database.db, clock.now(), {
+          firstDelayMs: config.webhooks.retryDelaysMs[0] ?? 0,
+        });
+        const jobs = await worker.drain();
+        ran += jobs;
+        if (fanout.events === 0 && jobs === 0) return ran;
+      }
     },
     async createToken(userId, tokenOptions = {}) {
       const { token } = await createApiToken(database.db, {
