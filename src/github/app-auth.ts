@@ -44,6 +44,12 @@ export interface GitHubAppAuth {
    * refuses the app itself (a wrong key or app id): callers retry, they never fall back silently.
    */
   installationToken(owner: string, repo: string): Promise<string | undefined>;
+  /**
+   * GitHub refused a token for `owner/repo` (401: revoked, or the app was reinstalled): forget
+   * the repository's installation and that installation's token, so the next ask gets fresh ones
+   * instead of the cached token until its expiry.
+   */
+  forget(owner: string, repo: string): void;
 }
 
 export interface GitHubAppAuthDeps {
@@ -123,8 +129,10 @@ export function makeGitHubAppAuth(deps: GitHubAppAuthDeps): GitHubAppAuth {
     }
   };
 
+  const keyOf = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase(); // GitHub's names are case-insensitive
+
   const installationOf = async (owner: string, repo: string): Promise<number | undefined> => {
-    const key = `${owner}/${repo}`.toLowerCase(); // GitHub's names are case-insensitive
+    const key = keyOf(owner, repo);
     const cached = lookups.get(key);
     if (cached !== undefined && cached.until > now()) return cached.installationId;
     let pending = pendingLookups.get(key);
@@ -152,6 +160,12 @@ export function makeGitHubAppAuth(deps: GitHubAppAuthDeps): GitHubAppAuth {
         pendingTokens.set(installationId, pending);
       }
       return pending;
+    },
+    forget(owner, repo) {
+      const key = keyOf(owner, repo);
+      const installationId = lookups.get(key)?.installationId;
+      lookups.delete(key);
+      if (installationId !== undefined) tokens.delete(installationId);
     },
   };
 }

@@ -6,8 +6,9 @@ import { languageOf } from '../engine/languages.js';
 import type { ChangedFile } from '../engine/types.js';
 import type { GitHubAppAuth } from '../github/app-auth.js';
 import { readFileContents } from '../github/file-contents.js';
-import { createOctokit, type GitHubRetryOptions } from '../github/octokit.js';
+import { createOctokit, type GitHubRetryOptions, httpStatusOf } from '../github/octokit.js';
 import { listPullRequestFiles, type PullRequestMetadata, readPullRequest } from '../github/pull-requests.js';
+import { upstreamError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import type { PullRequestRef } from './pull-request-url.js';
 
@@ -51,10 +52,19 @@ export function makeGitHubReader(deps: GitHubReaderDeps) {
   };
   /** An Octokit acting as the app's installation on the repository, or undefined when it is not installed. */
   const appOctokit = async (owner: string, repo: string): Promise<Octokit | undefined> => {
-    const token = await deps.app?.installationToken(owner, repo);
-    return token === undefined
-      ? undefined
-      : createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token, fetch: deps.fetch });
+    const app = deps.app;
+    const token = await app?.installationToken(owner, repo);
+    if (app === undefined || token === undefined) return undefined;
+    const octokit = createOctokit({ ...deps.octokitOptions, apiUrl: deps.apiUrl, token, fetch: deps.fetch });
+    // A 401 means GitHub no longer honours this cached token (revoked, app reinstalled). Read as
+    // "not readable" it would fail the review for good; instead the token is dropped and the
+    // failure is an upstream one, so the job's next attempt asks for a fresh token.
+    octokit.hook.error('request', (error) => {
+      if (httpStatusOf(error) !== 401) throw error;
+      app.forget(owner, repo);
+      throw upstreamError("GitHub refused the app's installation token; a new one is used on the next attempt", error);
+    });
+    return octokit;
   };
   return {
     appOctokit,

@@ -218,6 +218,21 @@ describe('installation tokens and their cache', () => {
     expect(github.requestsTo('app_installation')).toHaveLength(2);
   });
 
+  it("forgets a refused token and the repository's installation, and asks GitHub afresh", async () => {
+    const repo = privateRepo();
+    const other = privateRepo();
+    github.installApp([repo]);
+    github.installApp([other]);
+    const first = await auth.installationToken(repo.owner.login, repo.name);
+    const untouched = await auth.installationToken(other.owner.login, other.name);
+    auth.forget(repo.owner.login.toUpperCase(), repo.name); // names are case-insensitive
+    const second = await auth.installationToken(repo.owner.login, repo.name);
+    expect(second).not.toBe(first);
+    expect(await auth.installationToken(other.owner.login, other.name)).toBe(untouched);
+    expect(github.requestsTo('app_installation')).toHaveLength(3);
+    expect(github.requestsTo('installation_token')).toHaveLength(3);
+  });
+
   it('answers 502 upstream_error when GitHub refuses the JWT (a wrong key), and caches nothing', async () => {
     const repo = privateRepo();
     github.installApp([repo]);
@@ -420,6 +435,31 @@ describe('reviews read pull requests with the installation token (live mode)', (
     });
     const health = await t.app.inject({ method: 'GET', url: '/health' });
     expect(health.statusCode).toBeLessThan(500);
+  });
+
+  it('drops a token GitHub revoked (the app reinstalled) and completes with a fresh one', async () => {
+    const s = await scenario();
+    const installation = github.installApp([s.repo]);
+    const first = (await create(s.user.key, s.url)).json().data.id;
+    await t.runJobs();
+    expect(await statusOf(s.user.key, first)).toMatchObject({ status: 'completed' });
+    const revoked = github.issuedInstallationTokens.at(-1)?.token;
+
+    // Reinstalled within the cache's lifetime: the cached token now answers 401.
+    github.uninstallApp(installation);
+    const again = github.installApp([s.repo]);
+    github.reset();
+    const second = (await create(s.user.key, s.url)).json().data.id;
+    await t.runJobs();
+    expect(await statusOf(s.user.key, second)).toMatchObject({ status: 'completed', stats: { files_changed: 2 } });
+    const fresh = github.issuedInstallationTokens.at(-1);
+    expect(fresh?.installationId).toBe(again.id);
+    // The first read used the revoked token; every later one (processing, then the publisher's
+    // reads: the app is installed) the fresh token.
+    const [firstRead, ...laterReads] = github.requestsTo('pull_files').map((r) => r.headers.authorization);
+    expect(firstRead).toBe(`token ${revoked}`);
+    expect(laterReads.length).toBeGreaterThan(0);
+    expect(new Set(laterReads)).toEqual(new Set([`token ${fresh?.token}`]));
   });
 
   it('retries a GitHub 500 while creating the token, then completes', async () => {
