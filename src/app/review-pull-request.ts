@@ -75,13 +75,24 @@ export async function reviewPullRequest(
       pullRequestUpdatedAt: pr.updatedAt,
     });
   } catch (error) {
-    if (!(error instanceof AppError) || error.status >= 500) throw error;
-    await completeCheckRun(
-      octokit,
-      run,
-      { kind: 'failed', reason: `Redline could not start the review: ${error.message}` },
-      { now: deps.clock.now(), configErrors: read.errors },
-    );
+    const refused = error instanceof AppError && error.status < 500;
+    const reason = refused
+      ? `Redline could not start the review: ${error.message}`
+      : 'Redline could not start the review because of an internal error; it tries again.';
+    // An internal failure retries this whole handler, which starts a new check run: this one is
+    // closed (neutral) first so it never stays in progress. If even that fails, the retry stands.
+    try {
+      await completeCheckRun(
+        octokit,
+        run,
+        { kind: 'failed', reason },
+        { now: deps.clock.now(), configErrors: read.errors },
+      );
+    } catch (closing) {
+      if (refused) throw closing;
+      deps.logger?.warn({ err: closing, check_run_id: checkRunId }, 'a failed check run could not be closed');
+    }
+    if (!refused) throw error;
     return;
   }
   if (created.review === undefined) {
