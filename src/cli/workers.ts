@@ -74,6 +74,7 @@ export function buildWorkers(input: {
           clock,
           publicUrl: config.publicUrl,
           appOctokit: github.appOctokit,
+          botLogin: github.botLogin,
           logger,
         }),
         ...(input.probot ? { [GITHUB_EVENT_QUEUE]: makeGitHubEventHandler(input.probot) } : {}),

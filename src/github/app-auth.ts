@@ -50,6 +50,11 @@ export interface GitHubAppAuth {
    * instead of the cached token until its expiry.
    */
   forget(owner: string, repo: string): void;
+  /**
+   * The login the app comments as (`<slug>[bot]`), asked of GitHub once per process: how our
+   * own earlier comments are told from other bots'. Throws an AppError 502 when GitHub cannot say.
+   */
+  botLogin(): Promise<string>;
 }
 
 export interface GitHubAppAuthDeps {
@@ -129,6 +134,17 @@ export function makeGitHubAppAuth(deps: GitHubAppAuthDeps): GitHubAppAuth {
     }
   };
 
+  let slug: Promise<string> | undefined;
+  const readSlug = async (): Promise<string> => {
+    try {
+      const { data } = await (await appOctokit()).apps.getAuthenticated();
+      if (!data?.slug) throw upstreamError("GitHub did not say the app's slug");
+      return data.slug;
+    } catch (error) {
+      throw failure('app lookup', error);
+    }
+  };
+
   const keyOf = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase(); // GitHub's names are case-insensitive
 
   const installationOf = async (owner: string, repo: string): Promise<number | undefined> => {
@@ -160,6 +176,14 @@ export function makeGitHubAppAuth(deps: GitHubAppAuthDeps): GitHubAppAuth {
         pendingTokens.set(installationId, pending);
       }
       return pending;
+    },
+    async botLogin() {
+      // One ask per process; a failed ask is forgotten so the next call tries again.
+      slug ??= readSlug().catch((error: unknown) => {
+        slug = undefined;
+        throw error;
+      });
+      return `${await slug}[bot]`;
     },
     forget(owner, repo) {
       const key = keyOf(owner, repo);

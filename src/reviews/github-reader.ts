@@ -68,6 +68,10 @@ export function makeGitHubReader(deps: GitHubReaderDeps) {
   };
   return {
     appOctokit,
+    /** The app's bot login, or undefined when no app is configured. */
+    async botLogin(): Promise<string | undefined> {
+      return deps.app?.botLogin();
+    },
     async readPullRequest(principal: Principal, ref: PullRequestRef): Promise<PullRequestMetadata> {
       return readPullRequest(await octokitFor(principal.userId), ref);
     },

@@ -42,6 +42,8 @@ export interface ReviewPublisherDeps {
   publicUrl: string;
   /** The app's installation on the repository, or undefined when not installed (or no app). */
   appOctokit(owner: string, repo: string): Promise<Octokit | undefined>;
+  /** The app's bot login: only its earlier comments count as already posted. */
+  botLogin(): Promise<string | undefined>;
   logger?: { warn(obj: object, msg: string): void } | undefined;
 }
 
@@ -94,7 +96,7 @@ export function makeReviewPublisher(deps: ReviewPublisherDeps) {
       // goes to the review body instead.
       const current = await readPullRequest(octokit, ref);
       const files = current.headSha === review.head_sha ? await listPullRequestFiles(octokit, ref) : [];
-      const posted = await listPostedFingerprints(octokit, ref);
+      const posted = await listPostedFingerprints(octokit, ref, { author: await deps.botLogin() });
       const plan = planReview({
         findings: comments.map((c) => ({
           file: c.file,

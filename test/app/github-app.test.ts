@@ -103,6 +103,8 @@ describe('the GitHub App', () => {
       };
     nock(API)
       .persist()
+      .get('/app')
+      .reply(200, { id: 12345, slug: 'redline' })
       .get(`${REPO}/pulls/2`)
       .reply(() => {
         const pr = pullRequestPayload('opened').pull_request;
@@ -276,6 +278,25 @@ describe('the GitHub App', () => {
     expect(second.comments).toEqual([]);
     // The problem is still there: the verdict stands.
     expect(second.event).toBe('REQUEST_CHANGES');
+  });
+
+  it("posts again a comment whose marker another bot copied: only the app's own comments count", async () => {
+    await t.database.db.deleteFrom('reviews').execute();
+    const first = { files: [{ filename: 'src/users.js', content: VULNERABLE }] } as GitHubScript;
+    fakeGitHub(first);
+    await deliver('pull_request', pullRequestPayload('opened'));
+    await t.runJobs();
+    const firstReview = sent.find((s) => s.path.endsWith('/pulls/2/reviews'))?.body as { comments: unknown[] };
+    first.posted = (firstReview.comments as { body: string }[]).map((c) => ({
+      body: c.body,
+      user: { login: 'copycat[bot]', type: 'Bot' },
+    }));
+    sent = [];
+    first.head = 'e'.repeat(40);
+    await deliver('pull_request', pullRequestPayload('synchronize', { sha: 'e'.repeat(40) }));
+    await t.runJobs();
+    const second = sent.find((s) => s.path.endsWith('/pulls/2/reviews'))?.body as { comments: unknown[] };
+    expect(second.comments).toEqual(firstReview.comments);
   });
 
   it('approves a clean pull request with a successful check run', async () => {

@@ -141,6 +141,7 @@ export async function createTestApp(
           clock,
           publicUrl: config.publicUrl,
           appOctokit: reader.appOctokit,
+          botLogin: reader.botLogin,
         }),
         ...(probot ? { [GITHUB_EVENT_QUEUE]: makeGitHubEventHandler(probot) } : {}),
         [WEBHOOK_QUEUE]: makeDeliveryHandler({
