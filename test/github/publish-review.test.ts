@@ -83,6 +83,31 @@ function recorder() {
   return { sent, keep };
 }
 
+/**
+ * GitHub for one first run on a pull request: the check run `checkRunId` is created, no earlier
+ * comments or reviews, the review answered `review`, the check run completed. Bodies are kept
+ * under `create`, `review` and `complete`.
+ */
+function firstRunScript(
+  keep: (name: string) => (body: unknown) => boolean,
+  checkRunId: number,
+  review: Record<string, unknown>,
+) {
+  return nock(API)
+    .post(CHECK_RUNS, keep('create'))
+    .reply(201, { id: checkRunId })
+    .get(COMMENTS)
+    .query({ per_page: 100 })
+    .reply(200, [])
+    .get(REVIEWS)
+    .query({ per_page: 100 })
+    .reply(200, [])
+    .post(REVIEWS, keep('review'))
+    .reply(200, review)
+    .patch(`${CHECK_RUNS}/${checkRunId}`, keep('complete'))
+    .reply(200, { id: checkRunId });
+}
+
 const CREATE_CHECK = (head: string) => ({
   name: 'Redline',
   head_sha: head,
@@ -119,19 +144,7 @@ const SQL_ANNOTATION = {
 describe('a pull request with a critical problem', () => {
   it('gets REQUEST_CHANGES with the inline comment on its line, and a failing check run', async () => {
     const { sent, keep } = recorder();
-    const scope = nock(API)
-      .post(CHECK_RUNS, keep('create'))
-      .reply(201, { id: 77 })
-      .get(COMMENTS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .get(REVIEWS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .post(REVIEWS, keep('review'))
-      .reply(200, { id: 901, state: 'CHANGES_REQUESTED' })
-      .patch(`${CHECK_RUNS}/77`, keep('complete'))
-      .reply(200, { id: 77 });
+    const scope = firstRunScript(keep, 77, { id: 901, state: 'CHANGES_REQUESTED' });
 
     const { review, check } = await reviewRun({
       head: HEAD_1,
@@ -186,19 +199,7 @@ describe('a pull request with a critical problem', () => {
 describe('a clean pull request', () => {
   it('gets APPROVE and a successful check run', async () => {
     const { sent, keep } = recorder();
-    const scope = nock(API)
-      .post(CHECK_RUNS, keep('create'))
-      .reply(201, { id: 78 })
-      .get(COMMENTS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .get(REVIEWS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .post(REVIEWS, keep('review'))
-      .reply(200, { id: 902, state: 'APPROVED' })
-      .patch(`${CHECK_RUNS}/78`, keep('complete'))
-      .reply(200, { id: 78 });
+    const scope = firstRunScript(keep, 78, { id: 902, state: 'APPROVED' });
 
     const { review, check } = await reviewRun({ head: HEAD_1, findings: [], summary: 'Renames a variable.' });
 
@@ -386,19 +387,7 @@ describe('a second push', () => {
 describe('findings off the diff', () => {
   it('never reach the inline comments: they are listed in the review body', async () => {
     const { sent, keep } = recorder();
-    const scope = nock(API)
-      .post(CHECK_RUNS)
-      .reply(201, { id: 79 })
-      .get(COMMENTS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .get(REVIEWS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .post(REVIEWS, keep('review'))
-      .reply(200, { id: 903 })
-      .patch(`${CHECK_RUNS}/79`, keep('complete'))
-      .reply(200, {});
+    const scope = firstRunScript(keep, 79, { id: 903 });
     const offDiff = finding({ severity: 'important', file: 'src/users.ts', line: 99, message: 'Below the hunk.' });
     await reviewRun({ head: HEAD_1, findings: [offDiff] });
     scope.done();
@@ -432,19 +421,7 @@ describe('findings off the diff', () => {
 describe('more problems than max_comments', () => {
   it('posts the most severe inline and summarises the rest', async () => {
     const { sent, keep } = recorder();
-    const scope = nock(API)
-      .post(CHECK_RUNS)
-      .reply(201, { id: 80 })
-      .get(COMMENTS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .get(REVIEWS)
-      .query({ per_page: 100 })
-      .reply(200, [])
-      .post(REVIEWS, keep('review'))
-      .reply(200, { id: 904 })
-      .patch(`${CHECK_RUNS}/80`)
-      .reply(200, {});
+    const scope = firstRunScript(keep, 80, { id: 904 });
     const lines = [10, 11, 13, 14, 15];
     const warnings = lines.map((line) => finding({ severity: 'warning', line, message: `Warning on ${line}.` }));
     await reviewRun({
