@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/engine/types.js';
 import { planReview } from '../../src/github/plan-review.js';
 import { defaultRepositoryConfig, type RepositoryConfig } from '../../src/github/repository-config.js';
-import { COMMENTABLE, finding, SQL_INJECTION } from './review-fixtures.js';
+import { COMMENTABLE, finding, SQL_COMMENT_BODY, SQL_INJECTION } from './review-fixtures.js';
 
 /** What one run publishes (decisions §7, issue 6), decided without I/O. */
 
@@ -19,18 +19,6 @@ const plan = (findings: Finding[], options: { config?: RepositoryConfig; posted?
     posted: new Set(options.posted ?? []),
     summary: options.summary,
   });
-
-const SQL_COMMENT_BODY = [
-  '**critical** · security · `js.sql-injection`',
-  '',
-  'SQL built by concatenating values is open to SQL injection: pass the values as query parameters.',
-  '',
-  '```suggestion',
-  '    return this.db.query("SELECT * FROM users WHERE id = $1", [id]);',
-  '```',
-  '',
-  '<!-- redline:fingerprint=a1b2c3d4e5f60718 -->',
-].join('\n');
 
 describe('planReview', () => {
   it('a critical problem on the diff: REQUEST_CHANGES, an inline comment on its line with the fix as a suggestion', () => {

@@ -11,7 +11,7 @@ import { publishReview } from '../../src/github/publish-review.js';
 import { defaultRepositoryConfig, type RepositoryConfig } from '../../src/github/repository-config.js';
 import { AppError } from '../../src/shared/errors.js';
 import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
-import { COMMENTABLE, FILES, finding, SQL_INJECTION } from './review-fixtures.js';
+import { COMMENTABLE, FILES, finding, SQL_COMMENT_BODY, SQL_INJECTION } from './review-fixtures.js';
 
 /**
  * Publishing a run to GitHub (decisions §7, issue 6): one review on the reviewed commit with its
@@ -119,17 +119,7 @@ const SQL_COMMENT = {
   path: 'src/users.ts',
   line: 12,
   side: 'RIGHT',
-  body: [
-    '**critical** · security · `js.sql-injection`',
-    '',
-    'SQL built by concatenating values is open to SQL injection: pass the values as query parameters.',
-    '',
-    '```suggestion',
-    '    return this.db.query("SELECT * FROM users WHERE id = $1", [id]);',
-    '```',
-    '',
-    '<!-- redline:fingerprint=a1b2c3d4e5f60718 -->',
-  ].join('\n'),
+  body: SQL_COMMENT_BODY,
 };
 
 const SQL_ANNOTATION = {

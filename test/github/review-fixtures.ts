@@ -57,3 +57,16 @@ export function finding(overrides: Partial<Finding> = {}): Finding {
     ...overrides,
   };
 }
+
+/** The inline comment body SQL_INJECTION gets: what, why, the suggested fix, and its marker. */
+export const SQL_COMMENT_BODY = [
+  '**critical** · security · `js.sql-injection`',
+  '',
+  'SQL built by concatenating values is open to SQL injection: pass the values as query parameters.',
+  '',
+  '```suggestion',
+  '    return this.db.query("SELECT * FROM users WHERE id = $1", [id]);',
+  '```',
+  '',
+  '<!-- redline:fingerprint=a1b2c3d4e5f60718 -->',
+].join('\n');
