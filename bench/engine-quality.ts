@@ -4,6 +4,7 @@
  *   npm run bench:engine-quality [-- --seed N] [-- --lang python] [-- --case ID] [-- --json]
  *   npm run bench:engine-quality -- --corpus holdout     (the held-out corpus, bench/holdout)
  *   npm run bench:engine-quality -- --corpus holdout-2   (the second held-out corpus, bench/holdout-2)
+ *   npm run bench:engine-quality -- --corpus holdout-3   (the third held-out corpus, bench/holdout-3)
  *
  * Each case is one changed file given to `reviewChange` with security and performance checks on.
  * A finding matches a label when file, line (exactly) and type agree. A finding that matches a
@@ -55,7 +56,7 @@ function parseArgs(argv: string[]): Options {
       i++;
     } else {
       process.stderr.write(
-        `unknown argument ${arg}\nusage: engine-quality [--corpus corpus|holdout|holdout-2] [--seed N] [--lang L] [--case ID] [--json]\n`,
+        `unknown argument ${arg}\nusage: engine-quality [--corpus ${CORPORA.join('|')}] [--seed N] [--lang L] [--case ID] [--json]\n`,
       );
       process.exit(2);
     }
