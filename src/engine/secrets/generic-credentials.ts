@@ -51,6 +51,25 @@ export function nameWords(name: string): string[] {
     .filter(Boolean);
 }
 
+/**
+ * A line without any of these (in any case) holds no credential name, so most lines are passed
+ * over at once: a name is an ASCII slice of the line (`isNameChar`), and `isCredentialName` needs
+ * one of them in the name lower-cased, which on ASCII is what `/i` compares.
+ */
+const CREDENTIAL_HINT = /pass|secret|token|key|credential/i;
+
+/** `CONFIG_FILE` of the last path asked about: the scan asks once per line of the same file. */
+let lastPath: string | undefined;
+let lastIsConfig = false;
+
+function isConfigFile(path: string): boolean {
+  if (path !== lastPath) {
+    lastPath = path;
+    lastIsConfig = CONFIG_FILE.test(path);
+  }
+  return lastIsConfig;
+}
+
 export function isCredentialName(name: string): boolean {
   const lower = name.toLowerCase();
   if (!/pass|secret|token|key|credential/.test(lower)) return false;
@@ -153,7 +172,8 @@ function valueAt(text: string, from: number, bareAllowed: boolean): { start: num
  */
 export function findGenericCredentials(path: string, lineNumber: number, text: string): SecretMatch[] {
   const matches: SecretMatch[] = [];
-  const configFile = CONFIG_FILE.test(path);
+  if (!CREDENTIAL_HINT.test(text)) return matches;
+  const configFile = isConfigFile(path);
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c !== 61 /* = */ && c !== 58 /* : */ && c !== 40 /* ( */) continue;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { COMPLEXITY_KINDS } from '../../../src/engine/complexity/complexity-kinds.js';
 import { functionComplexities, touchedFunctions } from '../../../src/engine/complexity/index.js';
 import type { Language } from '../../../src/engine/languages.js';
 import { parseSource } from '../../../src/engine/rules/ast-grep.js';
@@ -173,6 +174,23 @@ end
   it('returns nothing for code without functions and tolerates broken code', () => {
     expect(complexities('javascript', 'const a = b ? 1 : 2;')).toEqual([]);
     expect(complexities('javascript', 'function f(a) {\n  if (a) { return 1; }\n  const x = ;\n}')).toEqual([['f', 2]]);
+  });
+});
+
+describe('the complexity query', () => {
+  // One walk finds functions and decisions together and tells them apart by kind.
+  it.each(Object.entries(COMPLEXITY_KINDS))('%s: no kind is both a function and a decision', (_language, kinds) => {
+    const decisions = [...kinds.decisions, ...(kinds.logical ? [kinds.logical.kind] : [])];
+    expect(kinds.functions.filter((kind) => decisions.includes(kind))).toEqual([]);
+  });
+
+  it('counts a decision once when it holds a nested function (tree order, then position)', () => {
+    const source = 'function f(a) {\n  return a ? () => (a || 1) : function g() { return a && 2; };\n}\n';
+    expect(complexities('javascript', source)).toEqual([
+      ['f', 2],
+      ['<anonymous>', 2],
+      ['g', 2],
+    ]);
   });
 });
 
