@@ -32,9 +32,37 @@ const callTo = (regex: string): Record<string, unknown> => ({
 /** net/http, gin and echo request values. */
 const REQUEST_CALL =
   '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|PostForm|DefaultQuery|QueryParam|FormValue)(\\(|$)|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
-const requestValue = { any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }] };
+/**
+ * A field of a struct the handler decoded from the request body: `json.NewDecoder(r.Body).Decode(&req)`
+ * (or gin's `c.ShouldBindJSON(&req)`, echo's `c.Bind(&req)`) and then `req.CallbackURL`.
+ */
+const decodedField = {
+  kind: 'selector_expression',
+  has: { field: 'operand', kind: 'identifier', pattern: '$DECODED' },
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+    has: {
+      stopBy: 'end',
+      kind: 'call_expression',
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex:
+              '(NewDecoder\\((r|req|request)\\.Body\\)\\.Decode|^(c|ctx)\\.(Bind|BindJSON|ShouldBind|ShouldBindJSON))$',
+          },
+        },
+        { has: { field: 'arguments', has: { kind: 'unary_expression', regex: '^&', has: { pattern: '$DECODED' } } } },
+      ],
+    },
+  },
+};
+const requestValue = {
+  any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }, decodedField],
+};
 const containsRequest = {
-  has: { stopBy: 'end', any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }] },
+  has: { stopBy: 'end', any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }, decodedField] },
 };
 const builtFromRequest = {
   any: [
@@ -86,6 +114,28 @@ const argument = (position: number, rule: Record<string, unknown>): Record<strin
   has: { field: 'arguments', has: { nthChild: position, ...rule } },
 });
 
+/** A variable assigned, in the same function, from a value matching `value`: `query := fmt.Sprintf(...)`. */
+const assignedFrom = (value: Record<string, unknown>, meta: string): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+    has: {
+      stopBy: 'end',
+      any: [{ kind: 'short_var_declaration' }, { kind: 'assignment_statement' }, { kind: 'var_spec' }],
+      all: [
+        {
+          any: ['left', 'name'].map((field) => ({
+            has: { field, any: [{ pattern: meta }, { has: { pattern: meta } }] },
+          })),
+        },
+        { any: ['right', 'value'].map((field) => ({ has: { field, has: value } })) },
+      ],
+    },
+  },
+});
+
 /** A string built from data: fmt.Sprintf with a %s/%v verb, or + with a literal and a value. */
 const formattedQuery = {
   any: [
@@ -106,6 +156,24 @@ const formattedQuery = {
         },
       ],
     },
+  ],
+};
+
+/** A formatted query, written in the call or built in a variable first. */
+const queryArgument = {
+  any: [
+    formattedQuery,
+    assignedFrom(
+      {
+        all: [
+          formattedQuery,
+          { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+        ],
+        // Placeholders in the text: the formatting fills in column or table names, the values are bound.
+        not: { regex: '\\$[0-9]|\\?' },
+      },
+      '$QUERY',
+    ),
   ],
 };
 
@@ -144,13 +212,13 @@ export const goRules: Rule[] = [
                         has: { field: 'field', regex: '^(Query|QueryRow|Exec|Prepare|Raw|Queryx|QueryRowx|MustExec)$' },
                       },
                     },
-                    argument(1, formattedQuery),
+                    argument(1, queryArgument),
                   ],
                 },
                 {
                   all: [
                     { has: { field: 'function', has: { field: 'field', regex: '^(Select|Get)$' } } },
-                    argument(2, formattedQuery),
+                    argument(2, queryArgument),
                   ],
                 },
               ],
@@ -166,7 +234,7 @@ export const goRules: Rule[] = [
                 has: { field: 'field', regex: '^(Query|QueryRow|Exec|Prepare)Context$|^(Queryx|QueryRowx)Context$' },
               },
             },
-            argument(2, formattedQuery),
+            argument(2, queryArgument),
           ],
         },
       ],
@@ -178,11 +246,20 @@ export const goRules: Rule[] = [
         fn('rows, err := db.Query(fmt.Sprintf("SELECT * FROM users WHERE name = \'%s\'", name))\n_ = rows\nreturn err'),
         fn('_, err := db.Exec("DELETE FROM items WHERE id = " + id)\nreturn err'),
         fn('row := db.QueryRowContext(ctx, "SELECT * FROM t WHERE a = \'"+a+"\'")\nreturn row.Err()'),
+        fn(
+          'query := fmt.Sprintf("SELECT id FROM products WHERE category = \'%s\'", category)\nrows, err := db.QueryContext(ctx, query)\n_ = rows\nreturn err',
+        ),
       ],
       valid: [
         fn('rows, err := db.Query("SELECT * FROM users WHERE name = $1", name)\n_ = rows\nreturn err'),
         fn('rows, err := db.Query(fmt.Sprintf("SELECT * FROM t LIMIT %d", limit))\n_ = rows\nreturn err'),
         fn('_, err := db.Exec("DELETE FROM items " + "WHERE archived")\nreturn err'),
+        fn(
+          'query := "SELECT id FROM products WHERE category = $1"\nrows, err := db.QueryContext(ctx, query, category)\n_ = rows\nreturn err',
+        ),
+        fn(
+          'query := fmt.Sprintf("%s-%s", prefix, name)\nrows, err := db.QueryContext(ctx, "SELECT id FROM t WHERE k = $1", query)\n_ = rows\nreturn err',
+        ),
       ],
     },
   },
@@ -409,10 +486,16 @@ export const goRules: Rule[] = [
         handler('resp, err := http.Get(r.URL.Query().Get("url"))\n_, _ = resp, err'),
         handler('target := r.FormValue("callback")\nreq, _ := http.NewRequest("POST", target, body)\n_ = req'),
         handler('resp, _ := client.Get("https://" + r.URL.Query().Get("host") + "/status")\n_ = resp'),
+        handler(
+          'var req verifyRequest\nif err := json.NewDecoder(r.Body).Decode(&req); err != nil {\n\treturn\n}\ntarget := req.CallbackURL\nresp, err := http.Get(target)\n_, _ = resp, err',
+        ),
       ],
       valid: [
         handler('resp, err := http.Get(webhooks[r.URL.Query().Get("name")])\n_, _ = resp, err'),
         handler('resp, err := http.Get(statusURL)\n_, _ = resp, err'),
+        handler(
+          'var req verifyRequest\nif err := json.NewDecoder(r.Body).Decode(&req); err != nil {\n\treturn\n}\nresp, err := http.Get(callbacks[req.Name])\n_, _ = resp, err',
+        ),
         handler(
           'resp, err := http.Post(apiURL, "text/plain", strings.NewReader(r.FormValue("msg")))\n_, _ = resp, err',
         ),
@@ -436,6 +519,16 @@ export const goRules: Rule[] = [
       all: [
         { has: { field: 'arguments', has: fromRequest } },
         { not: { has: { field: 'arguments', has: { stopBy: 'end', ...callTo('^(filepath|path)\\.Base$') } } } },
+        // The function checks the path stays under its base: `strings.HasPrefix(p, base)`, `filepath.Rel`.
+        {
+          not: {
+            inside: {
+              stopBy: 'end',
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+              has: { stopBy: 'end', ...callTo('^(strings\\.HasPrefix|filepath\\.Rel|filepath\\.IsLocal)$') },
+            },
+          },
+        },
       ],
     },
     cwe: 'CWE-22',
@@ -451,6 +544,9 @@ export const goRules: Rule[] = [
           'data, err := os.ReadFile(filepath.Join(baseDir, filepath.Base(r.URL.Query().Get("file"))))\n_, _ = data, err',
         ),
         handler('http.ServeFile(w, r, filepath.Join("static", "index.html"))'),
+        handler(
+          'p := filepath.Join(base, r.URL.Query().Get("f"))\nif !strings.HasPrefix(p, filepath.Clean(base)+string(filepath.Separator)) {\n\treturn\n}\nhttp.ServeFile(w, r, p)',
+        ),
       ],
     },
   },
@@ -583,6 +679,81 @@ export const goRules: Rule[] = [
           'for _, p := range paths {\n\tif err := func() error {\n\t\tf, err := os.Open(p)\n\t\tif err != nil {\n\t\t\treturn err\n\t\t}\n\t\tdefer f.Close()\n\t\treturn nil\n\t}(); err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
         ),
         fn('f, err := os.Open(p)\nif err != nil {\n\treturn err\n}\ndefer f.Close()\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.ignored-write-error',
+    languages: ['go'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The error of a commit or write is thrown away with `_ =`, so a failed transaction or a lost write reports success: return (or handle) the error.',
+    rule: {
+      kind: 'assignment_statement',
+      regex: '^_\\s*=',
+      has: {
+        field: 'right',
+        has: callTo('^\\w+\\.(Commit|Flush|Sync|Save|Exec|ExecContext)$|^os\\.(WriteFile|Rename)$'),
+      },
+    },
+    examples: {
+      invalid: [fn('_ = tx.Commit()\nreturn nil'), fn('_ = os.WriteFile(path, data, 0o600)\nreturn nil')],
+      valid: [
+        fn('return tx.Commit()'),
+        fn('defer func() { _ = tx.Rollback() }()\nreturn tx.Commit()'),
+        fn('_ = f.Close()\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.insecure-random-id',
+    languages: ['go'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'math/rand is predictable: identifiers made with it in a session, auth or token package can be guessed. Use crypto/rand (rand.Read, or rand.Text in Go 1.24).',
+    rule: {
+      kind: 'call_expression',
+      has: {
+        field: 'function',
+        regex: '^rand\\.(Intn|Int31n?|Int63n?|Uint32|Uint64|Int|IntN|Int64N|Uint64N|Read)$',
+      },
+      all: [
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'source_file',
+            all: [
+              {
+                has: {
+                  kind: 'package_clause',
+                  regex: '(?i)^package\\s+(session|sessions|auth|authn|csrf|token|tokens|otp|apikeys?|secrets?)$',
+                },
+              },
+              { has: { kind: 'import_declaration', regex: '"math/rand(/v2)?"', stopBy: 'end' } },
+            ],
+          },
+        },
+        {
+          inside: {
+            stopBy: 'end',
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+            has: { field: 'name', regex: '(?i)(id|key|code|token|secret|nonce)$' },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-338',
+    examples: {
+      invalid: [
+        'package session\n\nimport (\n\t"fmt"\n\t"math/rand"\n)\n\nfunc NewID() string {\n\treturn fmt.Sprintf("%016x%016x", rand.Uint64(), rand.Uint64())\n}',
+        'package auth\n\nimport "math/rand"\n\nfunc resetCode() int {\n\treturn 100000 + rand.Intn(900000)\n}',
+      ],
+      valid: [
+        'package session\n\nimport (\n\t"crypto/rand"\n\t"encoding/hex"\n)\n\nfunc NewID() string {\n\tb := make([]byte, 16)\n\t_, _ = rand.Read(b)\n\treturn hex.EncodeToString(b)\n}',
+        'package session\n\nimport "math/rand"\n\nfunc jitter() int {\n\treturn rand.Intn(100)\n}',
+        'package stats\n\nimport "math/rand"\n\nfunc sampleID() int {\n\treturn rand.Intn(10)\n}',
       ],
     },
   },
@@ -758,6 +929,51 @@ export const goRules: Rule[] = [
         handler('fmt.Fprintf(w, "<p>No results for %s</p>", html.EscapeString(r.URL.Query().Get("q")))'),
         handler('fmt.Fprintf(w, "no results for %s", r.URL.Query().Get("q"))'),
         handler('fmt.Fprintf(w, "<p>%d results</p>", count)'),
+      ],
+    },
+  },
+  {
+    id: 'go.xss-html-response',
+    languages: ['go'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'HTML built by concatenating or formatting a request value is sent as text/html without escaping (cross-site scripting): render it with html/template, or escape the value with html.EscapeString.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        // echo `c.HTML(code, html)`, gin `c.Data(code, "text/html", ...)`, `c.String` with an HTML content type is rarer.
+        { has: { field: 'function', regex: '^(c|ctx)\\.HTML$' } },
+        argument(2, {
+          all: [
+            { any: [formattedQuery, { kind: 'identifier' }] },
+            { any: [{ regex: '<[a-zA-Z/!]' }, assignedFrom({ regex: '<[a-zA-Z/!]' }, '$PAGE')] },
+            { any: [fromRequest, { has: { stopBy: 'end', ...fromRequest } }] },
+          ],
+        }),
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                stopBy: 'end',
+                kind: 'call_expression',
+                regex: '^(html\\.EscapeString|template\\.HTMLEscapeString)\\(',
+              },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        'func Search(c echo.Context) error {\n\tq := c.QueryParam("q")\n\treturn c.HTML(http.StatusOK, "<p>No results for <em>"+q+"</em></p>")\n}',
+        'func Hello(c echo.Context) error {\n\treturn c.HTML(http.StatusOK, fmt.Sprintf("<h1>Hello %s</h1>", c.QueryParam("name")))\n}',
+      ],
+      valid: [
+        'func Search(c echo.Context) error {\n\tq := c.QueryParam("q")\n\treturn c.HTML(http.StatusOK, "<p>No results for <em>"+html.EscapeString(q)+"</em></p>")\n}',
+        'func Home(c echo.Context) error {\n\treturn c.HTML(http.StatusOK, "<p>"+siteName+"</p>")\n}',
       ],
     },
   },

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: rule examples hold MyBatis `${...}` and Spring `${...}` text in strings
 import type { Rule } from '../rule-schema.js';
 
 /**
@@ -27,6 +28,37 @@ const builtString = { any: [concatenation, stringFormat] };
 const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> => ({
   has: { field: 'arguments', has: { nthChild: 1, ...rule } },
 });
+
+/**
+ * A local declared in the same method from SQL built by concatenation or formatting:
+ * `String sql = "SELECT ... '" + name + "'";` then `stmt.executeQuery(sql)`.
+ */
+const declaredSql = {
+  kind: 'identifier',
+  pattern: '$SQL',
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }, { kind: 'lambda_expression' }],
+    has: {
+      stopBy: 'end',
+      kind: 'variable_declarator',
+      all: [
+        { has: { field: 'name', pattern: '$SQL' } },
+        {
+          has: {
+            field: 'value',
+            all: [
+              builtString,
+              { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+              // `"... ORDER BY " + column` with the column from an allow-list (`SORT_COLUMNS.get(...)`).
+              { not: { regex: '\\+\\s*[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+            ],
+          },
+        },
+      ],
+    },
+  },
+};
 
 const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
 
@@ -75,7 +107,7 @@ export const javaRules: Rule[] = [
                   '^(executeQuery|execute|executeUpdate|executeLargeUpdate|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|nativeQuery)$',
               },
             },
-            firstArgument(builtString),
+            firstArgument({ any: [builtString, declaredSql] }),
           ],
         },
         {
@@ -127,12 +159,18 @@ export const javaRules: Rule[] = [
         method('ResultSet rs = stmt.executeQuery("SELECT * FROM users WHERE name = \'" + name + "\'");'),
         method('em.createQuery("FROM Order o WHERE o.customer = \'" + customer + "\'").getResultList();'),
         method('jdbcTemplate.update(String.format("DELETE FROM items WHERE id = %s", id));'),
+        method(
+          'String sql = "SELECT name FROM items WHERE warehouse = \'" + warehouse + "\'";\ntry (Statement stmt = connection.createStatement(); ResultSet rs = stmt.executeQuery(sql)) {\n  rs.next();\n}',
+        ),
       ],
       valid: [
         method(
           'PreparedStatement ps = conn.prepareStatement("SELECT * FROM users WHERE name = ?");\nps.setString(1, name);',
         ),
         method('ResultSet rs = stmt.executeQuery("SELECT * FROM users " + "ORDER BY id");'),
+        method(
+          'String sql = "SELECT name FROM items WHERE warehouse = ?";\nPreparedStatement ps = connection.prepareStatement(sql);',
+        ),
         method('em.createQuery("FROM Order o WHERE o.customer = :c").setParameter("c", customer);'),
         method(
           'String column = SORT_COLUMNS.getOrDefault(sort, "name");\nreturn jdbcTemplate.queryForList("SELECT id FROM products WHERE category = ? ORDER BY " + column, category);',
@@ -243,7 +281,19 @@ export const javaRules: Rule[] = [
             },
           ],
         },
-        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.beans\\.)?XMLDecoder$' } },
+        // An XMLDecoder whose readObject() is not called in the same method (java.unsafe-deserialization
+        // reports that call, the line where the objects are built).
+        {
+          kind: 'object_creation_expression',
+          has: { field: 'type', regex: '^(java\\.beans\\.)?XMLDecoder$' },
+          not: {
+            inside: {
+              stopBy: 'end',
+              kind: 'method_declaration',
+              has: { stopBy: 'end', kind: 'method_invocation', regex: '^\\w+\\.readObject\\(\\)' },
+            },
+          },
+        },
       ],
     },
     cwe: 'CWE-502',
@@ -256,6 +306,7 @@ export const javaRules: Rule[] = [
       ],
       valid: [
         method('Object parsed = new Yaml(new SafeConstructor(new LoaderOptions())).load(body);'),
+        method('try (XMLDecoder decoder = new XMLDecoder(in)) {\n  Object settings = decoder.readObject();\n}'),
         'class C {\n  void init() { xstream.allowTypes(new Class[] { Order.class }); }\n  Order read(String xml) { return (Order) xstream.fromXML(xml); }\n}',
       ],
     },
@@ -543,7 +594,13 @@ export const javaRules: Rule[] = [
           kind: 'method_invocation',
           all: [
             { has: { field: 'name', regex: '^readObject$' } },
-            { has: { field: 'object', kind: 'object_creation_expression', regex: '^new\\s+ObjectInputStream\\b' } },
+            {
+              has: {
+                field: 'object',
+                kind: 'object_creation_expression',
+                regex: '^new\\s+(ObjectInputStream|XMLDecoder)\\b',
+              },
+            },
           ],
         },
         {
@@ -566,7 +623,7 @@ export const javaRules: Rule[] = [
                           has: {
                             field: 'value',
                             kind: 'object_creation_expression',
-                            regex: '^new\\s+ObjectInputStream\\b',
+                            regex: '^new\\s+(ObjectInputStream|XMLDecoder)\\b',
                           },
                         },
                       ],
@@ -578,7 +635,6 @@ export const javaRules: Rule[] = [
             },
           ],
         },
-        { kind: 'object_creation_expression', has: { field: 'type', regex: '^XMLDecoder$' } },
       ],
     },
     cwe: 'CWE-502',
@@ -589,6 +645,9 @@ export const javaRules: Rule[] = [
           'ObjectInputStream in = new ObjectInputStream(request.getInputStream());\nOrder order = (Order) in.readObject();',
         ),
         method('Object o = new ObjectInputStream(socket.getInputStream()).readObject();'),
+        method(
+          'try (XMLDecoder decoder = new XMLDecoder(req.getInputStream())) {\n  Object settings = decoder.readObject();\n}',
+        ),
         'class Codec {\n  Object decode(byte[] b) throws Exception {\n    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {\n      return in.readObject();\n    }\n  }\n}',
       ],
       valid: [
@@ -941,6 +1000,117 @@ export const javaRules: Rule[] = [
         method('for (Item item : items) {\n  total += item.getPrice();\n}'),
         method('long total = 0;\nfor (Item item : items) {\n  total += item.getPrice();\n}'),
         method('html += "<ul>";'),
+      ],
+    },
+  },
+  {
+    id: 'java.mybatis-dollar-substitution',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'MyBatis pastes `${...}` into the SQL text unescaped (SQL injection): bind values with `#{...}`, and map sort columns or table names through an allow-list.',
+    rule: {
+      kind: 'annotation',
+      all: [
+        { has: { field: 'name', regex: '^(Select|Update|Delete|Insert)$' } },
+        { has: { field: 'arguments', regex: '\\$\\{\\s*\\w+' } },
+      ],
+    },
+    cwe: 'CWE-89',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'interface UserMapper {\n  @Select("SELECT id, name FROM users WHERE name LIKE \'%${name}%\'")\n  List<User> search(@Param("name") String name);\n}',
+        'interface M {\n  @Delete("DELETE FROM ${table} WHERE id = #{id}")\n  void remove(String table, long id);\n}',
+      ],
+      valid: [
+        'interface UserMapper {\n  @Select("SELECT id, name FROM users WHERE name LIKE CONCAT(\'%\', #{name}, \'%\')")\n  List<User> search(@Param("name") String name);\n}',
+        'class C {\n  @Value("${app.name}")\n  String name;\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.groovy-eval',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'GroovyShell runs the string as a Groovy program with the full power of the JVM: a script that comes from a request is remote code execution. Offer a fixed set of rules or a sandboxed expression language instead.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'name', regex: '^(evaluate|parse|run)$' } },
+        {
+          has: {
+            field: 'object',
+            any: [
+              { kind: 'object_creation_expression', regex: '^new\\s+GroovyShell\\b' },
+              {
+                kind: 'identifier',
+                pattern: '$SHELL',
+                inside: {
+                  stopBy: 'end',
+                  kind: 'class_declaration',
+                  has: {
+                    stopBy: 'end',
+                    any: [{ kind: 'local_variable_declaration' }, { kind: 'field_declaration' }],
+                    all: [
+                      { has: { field: 'type', regex: '^GroovyShell$' } },
+                      { has: { kind: 'variable_declarator', has: { field: 'name', pattern: '$SHELL' } } },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
+        },
+        firstArgument({ not: { kind: 'string_literal' } }),
+      ],
+    },
+    cwe: 'CWE-94',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'class C {\n  Object test(Map<String, Object> body) {\n    String script = (String) body.get("rule");\n    return new GroovyShell(binding).evaluate(script);\n  }\n}',
+        'class C {\n  private final GroovyShell shell = new GroovyShell();\n  Object run(String code) {\n    return shell.evaluate(code);\n  }\n}',
+      ],
+      valid: [
+        'class C {\n  Object version() {\n    return new GroovyShell().evaluate("GroovySystem.version");\n  }\n}',
+        'class C {\n  Object run(String code) {\n    return parser.evaluate(code);\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.trust-all-strategy',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'TrustAllStrategy (or a trust strategy that returns true) accepts any certificate, so anyone on the network can impersonate the server: load the right CA into the trust store instead.',
+    rule: {
+      any: [
+        { kind: 'field_access', regex: '^TrustAllStrategy\\.INSTANCE$' },
+        { kind: 'object_creation_expression', has: { field: 'type', regex: '^TrustAllStrategy$' } },
+        {
+          kind: 'lambda_expression',
+          regex: '->\\s*true$',
+          inside: {
+            kind: 'argument_list',
+            inside: { kind: 'method_invocation', has: { field: 'name', regex: '^loadTrustMaterial$' } },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-295',
+    examples: {
+      invalid: [
+        method('SSLContext ctx = SSLContextBuilder.create().loadTrustMaterial(TrustAllStrategy.INSTANCE).build();'),
+        method('SSLContext ctx = SSLContexts.custom().loadTrustMaterial(null, (chain, authType) -> true).build();'),
+      ],
+      valid: [
+        method('SSLContext ctx = SSLContextBuilder.create().loadTrustMaterial(trustStore, null).build();'),
+        method('SSLContext ctx = SSLContextBuilder.create().build();'),
       ],
     },
   },

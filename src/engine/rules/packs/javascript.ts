@@ -48,6 +48,10 @@ const CONCATENATION = {
   ],
 };
 const DYNAMIC_STRING = { any: [INTERPOLATED_TEMPLATE, CONCATENATION] };
+/** SQL text built from values: `SELECT ... ${x}`, `'DELETE FROM t WHERE id = ' + id`. */
+const SQL_STRING = {
+  all: [DYNAMIC_STRING, { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' }],
+};
 /** Anything but a string literal or a template literal without substitutions. */
 const NON_LITERAL = {
   not: { any: [{ kind: 'string' }, { kind: 'template_string', not: { has: { kind: 'template_substitution' } } }] },
@@ -56,6 +60,91 @@ const NON_LITERAL = {
 const REQUEST_INPUT = '^(req|request|ctx\\.request)\\.(query|body|params|headers|cookies)\\b';
 const CONTAINS_REQUEST_INPUT = { has: { kind: 'member_expression', regex: REQUEST_INPUT, stopBy: 'end' } };
 const SANITIZED = { regex: '(?i)(sanitize|purify|escape)' };
+
+/**
+ * An identifier `meta` declared in an enclosing function (`const x = ...`, or destructured:
+ * `const { x } = ...`) from a value matching `value`: one local step of data flow.
+ */
+const declaredFrom = (value: Record<string, unknown>, meta: string) => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    ...FUNCTION,
+    stopBy: 'end',
+    has: {
+      kind: 'variable_declarator',
+      stopBy: 'end',
+      all: [
+        { has: { field: 'name', any: [{ pattern: meta }, { has: { pattern: meta, stopBy: 'end' } }] } },
+        { has: { field: 'value', ...value } },
+      ],
+    },
+  },
+});
+/** A parameter bound from the request by a NestJS decorator: `@Query('file') file: string`, `@Body() dto`. */
+const nestRequestParameter = (meta: string) => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    ...FUNCTION,
+    stopBy: 'end',
+    has: {
+      field: 'parameters',
+      has: { regex: '^@(Body|Query|Param|Headers)\\(', has: { kind: 'identifier', pattern: meta } },
+    },
+  },
+});
+/** Not a choice made from the request (`req.params.doc === 'privacy' ? 'privacy.md' : 'terms.md'`). */
+const NOT_A_TEST = {
+  not: {
+    any: [
+      { kind: 'ternary_expression' },
+      {
+        kind: 'binary_expression',
+        has: { field: 'operator', regex: '^(===|!==|==|!=|<|>|<=|>=|in|instanceof)$' },
+      },
+    ],
+  },
+};
+const REQUEST_VALUE_TEXT =
+  '^((String|Number|decodeURIComponent|decodeURI)\\(\\s*)?(req|request|ctx\\.request|ctx)\\.(query|body|params|headers|cookies)\\b';
+/** A value read from the request: `req.query.x`, a local holding it, or a NestJS request parameter. */
+const REQUEST_VALUE = {
+  any: [
+    { kind: 'member_expression', regex: REQUEST_INPUT },
+    // `const name = req.query.name`, `String(req.query.q ?? '')`, `const { file } = req.params`.
+    declaredFrom({ regex: REQUEST_VALUE_TEXT, ...NOT_A_TEST }, '$REQVAR'),
+    nestRequestParameter('$NESTPARAM'),
+  ],
+};
+/**
+ * An expression carrying request input: a request value, an expression built from one (a path
+ * join, a template, a concatenation), or a local declared from such an expression. `clean`
+ * (e.g. "no basename() call") must hold on the expression and on the local's value.
+ */
+const carriesRequest = (clean?: Record<string, unknown>) => {
+  const built = { any: [{ kind: 'call_expression' }, DYNAMIC_STRING], has: { ...REQUEST_VALUE, stopBy: 'end' } };
+  const checks = clean ? [clean] : [];
+  return {
+    all: [
+      ...checks,
+      {
+        any: [
+          REQUEST_VALUE,
+          CONTAINS_REQUEST_INPUT,
+          built,
+          declaredFrom(
+            { all: [...checks, NOT_A_TEST, { any: [{ regex: REQUEST_INPUT }, CONTAINS_REQUEST_INPUT, built] }] },
+            '$BUILTVAR',
+          ),
+        ],
+      },
+    ],
+  };
+};
+
+const FS_PROMISE_FUNCTIONS =
+  '^(readFile|writeFile|appendFile|mkdir|rm|rmdir|unlink|rename|copyFile|cp|readdir|stat|access|open|truncate|chmod)$';
 
 const firstArgument = (rule: Record<string, unknown>) => ({
   has: { field: 'arguments', kind: 'arguments', has: { nthChild: 1, ...rule } },
@@ -144,12 +233,7 @@ export const javascriptRules: Rule[] = [
       kind: 'call_expression',
       all: [
         calleeProperty('^(query|execute|raw|queryRaw|executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$'),
-        firstArgument({
-          all: [
-            DYNAMIC_STRING,
-            { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
-          ],
-        }),
+        firstArgument({ any: [SQL_STRING, declaredFrom(SQL_STRING, '$SQL')] }),
         // A parameter array means the author is using placeholders for the values.
         { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
       ],
@@ -161,9 +245,12 @@ export const javascriptRules: Rule[] = [
         'const rows = await db.query(`SELECT * FROM users WHERE id = ${req.params.id}`);',
         "connection.query('SELECT * FROM orders WHERE owner = \\'' + name + '\\'', cb);",
         'await knex.raw(`DELETE FROM sessions WHERE token = ${token}`);',
+        "async function find(req) {\n  const sql = `SELECT * FROM accounts WHERE email = '${req.query.email}'`;\n  const [rows] = await pool.query(sql);\n}",
       ],
       valid: [
         "const rows = await db.query('SELECT * FROM users WHERE id = $1', [req.params.id]);",
+        "async function find(email) {\n  const sql = 'SELECT * FROM accounts WHERE email = ?';\n  const [rows] = await pool.query(sql, [email]);\n}",
+        'async function find(email) {\n  const sql = `SELECT * FROM accounts WHERE email = $1`;\n  return db.query(sql, [email]);\n}',
         'const rows = await db.query(`SELECT * FROM users WHERE id = $1`, [id]);',
         'const rows = await sql`SELECT * FROM users WHERE id = ${id}`;',
         'const match = pattern.exec(`select ${a} from ${b}`);',
@@ -187,7 +274,7 @@ export const javascriptRules: Rule[] = [
             calleeName('^(exec|execSync)$'),
           ],
         },
-        firstArgument(DYNAMIC_STRING),
+        firstArgument({ any: [DYNAMIC_STRING, declaredFrom(DYNAMIC_STRING, '$CMD')] }),
       ],
     },
     cwe: 'CWE-78',
@@ -197,8 +284,10 @@ export const javascriptRules: Rule[] = [
         "const { exec } = require('child_process');\nexec(`git log ${req.query.branch}`, cb);",
         "child_process.execSync('convert ' + file + ' out.png');",
         'const out = cp.exec(`ls ${dir}`);',
+        "function backup(name) {\n  const command = 'tar czf /backups/' + name + '.tgz data';\n  execSync(command);\n}",
       ],
       valid: [
+        "function backup() {\n  const command = 'tar czf /backups/all.tgz data';\n  execSync(command);\n}",
         "execFile('git', ['log', req.query.branch], cb);",
         "child_process.execSync('npm run build');",
         'const m = /a(b)/.exec(`ab${x}`);',
@@ -216,7 +305,7 @@ export const javascriptRules: Rule[] = [
       kind: 'call_expression',
       all: [
         { has: { field: 'function', kind: 'identifier', pattern: '$RUN' } },
-        firstArgument(DYNAMIC_STRING),
+        firstArgument({ any: [DYNAMIC_STRING, declaredFrom(DYNAMIC_STRING, '$CMD')] }),
         // `const run = promisify(exec)` (or util.promisify(child_process.exec)) in the same file.
         {
           inside: {
@@ -246,6 +335,7 @@ export const javascriptRules: Rule[] = [
       invalid: [
         'const run = promisify(exec);\nasync function thumb(upload) {\n  await run(`convert ${upload.name} out.png`);\n}',
         "const sh = util.promisify(child_process.exec);\nawait sh('git checkout ' + branch);",
+        "const run = promisify(exec);\nasync function log(ctx) {\n  const command = 'git log -n 50 ' + ctx.params.branch;\n  await run(command, { cwd });\n}",
       ],
       valid: [
         "const run = promisify(execFile);\nawait run('convert', [upload.name, 'out.png']);",
@@ -297,6 +387,57 @@ export const javascriptRules: Rule[] = [
         "spawn('git', ['checkout', branch], { stdio: 'inherit' });",
         "spawn('npm', ['run', 'build'], { shell: true });",
         'spawn(cmd, args, { shell: false });',
+      ],
+    },
+  },
+  {
+    id: 'js.shell-c-command',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'spawn/execFile of `sh -c` (or bash -c) with a built string runs that string in a shell, so the argument list protects nothing: a value containing `;` or `$(...)` injects commands. Call the program itself with an argument array.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          any: [
+            calleeProperty('^(spawn|spawnSync|execFile|execFileSync)$'),
+            calleeName('^(spawn|spawnSync|execFile|execFileSync|execa|execaSync)$'),
+          ],
+        },
+        firstArgument({ kind: 'string', regex: '^.(/usr)?(/bin/)?(sh|bash|zsh|dash|ash)[\'"]$' }),
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              nthChild: 2,
+              kind: 'array',
+              all: [
+                { has: { kind: 'string', regex: '^.-c.$' } },
+                {
+                  has: {
+                    any: [DYNAMIC_STRING, { kind: 'identifier' }, { kind: 'member_expression' }],
+                  },
+                },
+              ],
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        "const child = spawn('sh', ['-c', `tar -czf ${out}/${project.name}.tgz ${project.path}`]);",
+        "execFileSync('/bin/bash', ['-c', 'convert ' + file + ' out.png']);",
+        "child_process.spawn('sh', ['-c', command], { stdio: 'inherit' });",
+      ],
+      valid: [
+        "const child = spawn('tar', ['-czf', `${out}/${project.name}.tgz`, project.path]);",
+        "spawn('sh', ['-c', 'npm run build && npm test']);",
+        "spawn('sh', ['./scripts/build.sh', target]);",
       ],
     },
   },
@@ -396,15 +537,22 @@ export const javascriptRules: Rule[] = [
     rule: {
       any: [{ kind: 'assignment_expression' }, { kind: 'augmented_assignment_expression' }],
       has: { field: 'left', kind: 'member_expression', has: { field: 'property', regex: '^(innerHTML|outerHTML)$' } },
-      all: [{ has: { field: 'right', all: [NON_LITERAL, { not: SANITIZED }] } }],
+      all: [
+        { has: { field: 'right', all: [NON_LITERAL, { not: SANITIZED }, { not: declaredFrom(SANITIZED, '$CLEAN') }] } },
+      ],
     },
     cwe: 'CWE-79',
     examples: {
-      invalid: ['el.innerHTML = comment.body;', 'list.innerHTML += `<li>${item.name}</li>`;'],
+      invalid: [
+        'el.innerHTML = comment.body;',
+        'list.innerHTML += `<li>${item.name}</li>`;',
+        'function show(el, md) {\n  const html = marked.parse(md);\n  el.innerHTML = html;\n}',
+      ],
       valid: [
         'el.textContent = comment.body;',
         "el.innerHTML = '';",
         'el.innerHTML = DOMPurify.sanitize(comment.body);',
+        'function show(el, md) {\n  const clean = DOMPurify.sanitize(marked.parse(md));\n  el.innerHTML = clean;\n}',
       ],
     },
   },
@@ -501,12 +649,23 @@ export const javascriptRules: Rule[] = [
             calleeProperty('^(sendFile|download)$', '^(res|response|reply)$'),
           ],
         },
-        firstArgument({
-          all: [
-            { any: [{ kind: 'member_expression', regex: REQUEST_INPUT }, CONTAINS_REQUEST_INPUT] },
-            { not: { has: { kind: 'call_expression', regex: '^(path\\.)?basename\\(', stopBy: 'end' } } },
-          ],
-        }),
+        firstArgument(
+          carriesRequest({ not: { has: { kind: 'call_expression', regex: '^(path\\.)?basename\\(', stopBy: 'end' } } }),
+        ),
+        // The function checks the path stays inside its folder: `if (!target.startsWith(BASE + sep))`.
+        {
+          not: {
+            inside: {
+              ...FUNCTION,
+              stopBy: 'end',
+              has: {
+                kind: 'call_expression',
+                stopBy: 'end',
+                any: [{ regex: '^[\\w$.]+\\.startsWith\\(' }, { regex: '^(path\\.)?relative\\(' }],
+              },
+            },
+          },
+        },
         // Express's sendFile with a `root` option refuses paths that leave it.
         { not: { has: { field: 'arguments', has: { kind: 'object', has: { kind: 'pair', regex: '^root\\s*:' } } } } },
       ],
@@ -519,6 +678,9 @@ export const javascriptRules: Rule[] = [
         'res.sendFile(req.query.file);',
         'const stream = fs.createReadStream(`./files/${req.query.name}`);',
         "const data = await readFile(join('/srv/avatars', request.params.file));",
+        "fastify.get('/a/:name', async (request, reply) => {\n  const filePath = path.join(DIR, request.params.name);\n  return reply.send(fs.createReadStream(filePath));\n});",
+        "class C {\n  download(@Query('file') file: string, @Res() res: Response) {\n    const fullPath = join(REPORTS_DIR, file);\n    return res.download(fullPath);\n  }\n}",
+        "router.get('/t', (req, res) => {\n  const { name } = req.query;\n  res.sendFile(`/srv/files/${name}`);\n});",
       ],
       valid: [
         "fs.readFile(path.join(__dirname, 'uploads', path.basename(req.params.name)), cb);",
@@ -526,6 +688,10 @@ export const javascriptRules: Rule[] = [
         "fs.readFile(path.join(__dirname, 'uploads', name), cb);",
         "const data = await readFile(join('/srv/avatars', basename(request.params.file)));",
         'const text = await readFile(request.file.path);',
+        "fastify.get('/a/:name', async (request, reply) => {\n  const filePath = path.join(DIR, path.basename(request.params.name));\n  return reply.send(fs.createReadStream(filePath));\n});",
+        "router.get('/legal/:doc', (req, res) => {\n  const doc = req.params.doc === 'privacy' ? 'privacy.md' : 'terms.md';\n  res.send(fs.readFileSync(path.join(DIR, doc), 'utf8'));\n});",
+        'async function serve(request, reply) {\n  const target = resolve(BASE, request.params.file);\n  if (!target.startsWith(BASE + sep)) return reply.code(404).send();\n  return reply.send(await readFile(target));\n}',
+        "class C {\n  download(@Query('file') file: string, @Res() res: Response) {\n    const fullPath = join(REPORTS_DIR, REPORTS[file]);\n    return res.download(fullPath, { root: REPORTS_DIR });\n  }\n}",
       ],
     },
   },
@@ -541,14 +707,20 @@ export const javascriptRules: Rule[] = [
       all: [
         {
           any: [
-            calleeName('^(fetch|axios|got|request|needle)$'),
-            calleeProperty('^(get|post|put|patch|delete|head|request)$', '^(axios|got|http|https|superagent|needle)$'),
+            calleeName('^(fetch|axios|got|request|needle|ky)$'),
+            calleeProperty(
+              '^(get|post|put|patch|delete|head|request|fetch|stream)$',
+              '^(axios|got|http|https|superagent|needle|ky|undici|(this\\.)?(http|httpService|httpClient))$',
+            ),
           ],
         },
         firstArgument({
           any: [
             { kind: 'member_expression', regex: `${REQUEST_INPUT}` },
             { kind: 'template_string', regex: '^`\\$\\{\\s*(req|request)\\.(query|body|params)' },
+            // Read (or destructured) from the request in the same function, or a NestJS request parameter.
+            declaredFrom({ regex: REQUEST_INPUT }, '$URLVAR'),
+            { ...nestRequestParameter('$URLPARAM'), regex: '(?i)(url|uri|link|endpoint|host|callback|webhook|target)' },
             // A local variable read from the request in the same function: `const url = req.body.url`.
             {
               kind: 'identifier',
@@ -594,6 +766,8 @@ export const javascriptRules: Rule[] = [
         'https.get(`${req.query.host}/status`, onResponse);',
         'async function preview(req, res) {\n  const target = req.body.url;\n  const r = await axios.get(target, { timeout: 5000 });\n}',
         "class C {\n  async test(@Body() dto: WebhookDto) {\n    return fetch(dto.url, { method: 'POST' });\n  }\n}",
+        'class C {\n  async test(@Body() dto: TestDto) {\n    return firstValueFrom(this.http.post(dto.url, { test: true }));\n  }\n}',
+        "router.post('/preview', async (req, res) => {\n  const { url } = req.body;\n  res.json(await got(url).json());\n});",
       ],
       valid: [
         'async function preview(req, res) {\n  const target = allowed.get(req.body.url);\n  const r = await axios.get(target);\n}',
@@ -689,6 +863,33 @@ export const javascriptRules: Rule[] = [
             },
           },
         },
+        // A numeric code made in a function that makes a secret: `function issueLoginCode() { const code = ... }`.
+        {
+          all: [
+            {
+              inside: {
+                any: [
+                  {
+                    kind: 'variable_declarator',
+                    has: { field: 'name', regex: '(?i)^(code|pin|otp|token|secret|key)$' },
+                  },
+                  // `return Math.floor(Math.random() * 1e6)...`, `return String(...)`.
+                  { kind: 'return_statement', regex: '^return\\s+(String\\(|Number\\(|Math\\.(floor|round|trunc)\\()' },
+                ],
+                stopBy: RANDOM_TARGET_STOP,
+              },
+            },
+            {
+              inside: {
+                any: ['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
+                  kind,
+                  has: { field: 'name', regex: SECRET_MAKER_NAME },
+                })),
+                stopBy: 'end',
+              },
+            },
+          ],
+        },
         // A random string built from Math.random (`.toString(36)`, `ALPHABET[Math.floor(Math.random() * n)]`)
         // inside a function that makes a secret: `function inviteCode()`, `generateApiKey()`.
         {
@@ -723,6 +924,8 @@ export const javascriptRules: Rule[] = [
         "const apiKey = Array.from({ length: 40 }, () => CHARS[Math.floor(Math.random() * CHARS.length)]).join('');",
         'function createSession(user) {\n  return { id: Math.random().toString(36).slice(2), user };\n}',
         'function inviteCode() {\n  return Math.random().toString(36).slice(2, 10);\n}',
+        'export async function issueLoginCode(userId) {\n  const code = String(Math.floor(100000 + Math.random() * 900000));\n  await store(userId, code);\n  return code;\n}',
+        'function newOtp() {\n  return Math.floor(Math.random() * 1e6).toString().padStart(6, "0");\n}',
         "function generateApiKey(length = 32) {\n  let key = '';\n  for (let i = 0; i < length; i++) key += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];\n  return key;\n}",
       ],
       valid: [
@@ -735,6 +938,7 @@ export const javascriptRules: Rule[] = [
         'const tokenColors = tokens.map(() => `hsl(${Math.random() * 360}, 70%, 50%)`);',
         'function colorCode() {\n  return PALETTE[Math.floor(Math.random() * PALETTE.length)];\n}',
         'function retryToken() {\n  return setTimeout(retry, Math.random() * 1000);\n}',
+        'function issueLoginCode(userId) {\n  const delay = Math.random() * 100;\n  return send(userId, delay);\n}',
       ],
     },
   },
@@ -893,15 +1097,20 @@ export const javascriptRules: Rule[] = [
             ),
           ],
         },
-        firstArgument({ any: [{ kind: 'member_expression', regex: REQUEST_INPUT }, CONTAINS_REQUEST_INPUT] }),
+        firstArgument(carriesRequest()),
       ],
     },
     cwe: 'CWE-1336',
     examples: {
-      invalid: ['const html = ejs.render(req.body.template, data);', 'const t = Handlebars.compile(req.query.tpl);'],
+      invalid: [
+        'const html = ejs.render(req.body.template, data);',
+        'const t = Handlebars.compile(req.query.tpl);',
+        "app.post('/preview', (req, res) => {\n  const { template, sample } = req.body;\n  res.send(ejs.render(template, { user: sample }));\n});",
+      ],
       valid: [
         'const html = ejs.render(template, { name: req.body.name });',
         "const t = Handlebars.compile('<p>{{name}}</p>');",
+        "app.post('/preview', (req, res) => {\n  const { sample } = req.body;\n  res.send(ejs.render(TEMPLATE, { user: sample }));\n});",
       ],
     },
   },
@@ -1277,6 +1486,44 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.off-by-one-reverse-loop',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop counts down from length, so its first iteration reads one past the end (undefined): start at `length - 1`.',
+    rule: {
+      pattern: '$I >= 0',
+      inside: {
+        kind: 'for_statement',
+        field: 'condition',
+        all: [
+          {
+            has: {
+              field: 'initializer',
+              has: {
+                kind: 'variable_declarator',
+                all: [{ has: { field: 'name', pattern: '$I' } }, { has: { field: 'value', pattern: '$A.length' } }],
+              },
+            },
+          },
+          { has: { field: 'body', pattern: '$A[$I]', stopBy: 'end' } },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'for (let i = stack.length; i >= 0; i--) {\n  stack[i].undo();\n}',
+        'for (var j = items.length; j >= 0; j -= 1) out.push(items[j]);',
+      ],
+      valid: [
+        'for (let i = stack.length - 1; i >= 0; i--) {\n  stack[i].undo();\n}',
+        'for (let i = stack.length; i >= 0; i--) {\n  render(i);\n}',
+        'for (let i = stack.length; i > 0; i--) {\n  stack[i - 1].undo();\n}',
+      ],
+    },
+  },
+  {
     id: 'js.floating-promise',
     languages: LANGUAGES,
     type: 'bug',
@@ -1319,21 +1566,32 @@ export const javascriptRules: Rule[] = [
       pattern: '$F($$$ARGS)',
       kind: 'call_expression',
       inside: { kind: 'expression_statement' },
-      ...calleeProperty(
-        '^(readFile|writeFile|appendFile|mkdir|rm|rmdir|unlink|rename|copyFile|cp|readdir|stat|access|open|truncate|chmod)$',
-        '^(fs\\.promises|fsp|fsPromises|promises)$',
-      ),
+      any: [
+        calleeProperty(FS_PROMISE_FUNCTIONS, '^(fs\\.promises|fsp|fsPromises|promises)$'),
+        // The same functions imported by name from `fs/promises`: `import { writeFile } from 'node:fs/promises'`.
+        {
+          ...calleeName(FS_PROMISE_FUNCTIONS),
+          inside: {
+            kind: 'program',
+            stopBy: 'end',
+            regex: '(from\\s*|require\\(\\s*)[\'"](node:)?fs/promises[\'"]',
+          },
+        },
+      ],
     },
     fix: 'await $F($$$ARGS)',
     examples: {
       invalid: [
         "async function save() {\n  fs.promises.writeFile(file, data);\n  console.info('saved');\n}",
         'async function clean() {\n  fsp.rm(dir, { recursive: true });\n}',
+        "import { writeFile } from 'node:fs/promises';\nexport async function save(file, state) {\n  writeFile(file, JSON.stringify(state));\n  return file;\n}",
       ],
       valid: [
         "async function save() {\n  await fs.promises.writeFile(file, data);\n  console.info('saved');\n}",
         'function clean() {\n  return fsp.rm(dir, { recursive: true });\n}',
         'fs.writeFile(file, data, cb);',
+        "import { writeFile } from 'node:fs';\nwriteFile(file, data, cb);",
+        "import { writeFile } from 'node:fs/promises';\nexport async function save(file, state) {\n  await writeFile(file, JSON.stringify(state));\n}",
       ],
     },
   },
@@ -1553,7 +1811,21 @@ export const javascriptRules: Rule[] = [
         {
           has: {
             kind: 'call_expression',
-            has: { field: 'arguments', has: { kind: 'identifier', pattern: '$ITEM', stopBy: 'end' } },
+            // `find(id)`, or the item in an object argument: `update({ where: { id } })`.
+            has: {
+              field: 'arguments',
+              has: {
+                any: [
+                  { kind: 'identifier' },
+                  {
+                    kind: 'shorthand_property_identifier',
+                    inside: { kind: 'pair', regex: '^where\\s*:', stopBy: 'end' },
+                  },
+                ],
+                pattern: '$ITEM',
+                stopBy: 'end',
+              },
+            },
             not: {
               any: [
                 { has: { field: 'arguments', has: { kind: 'identifier', regex: '^(trx|tx|transaction)$' } } },
@@ -1568,6 +1840,7 @@ export const javascriptRules: Rule[] = [
       invalid: [
         'async function load(ids) {\n  for (const id of ids) {\n    users.push(await db.findUser(id));\n  }\n}',
         'async function send(list) {\n  for (const message of list) {\n    await mailer.send(message.to, message.body);\n  }\n}',
+        'async function markStale(ids) {\n  for (const id of ids) {\n    await prisma.document.update({ where: { id }, data: { stale: true } });\n  }\n}',
       ],
       valid: [
         'async function load(ids) {\n  return Promise.all(ids.map((id) => db.findUser(id)));\n}',
@@ -1577,6 +1850,7 @@ export const javascriptRules: Rule[] = [
         'async function first(names) {\n  for (const name of names) {\n    if (await exists(name)) return name;\n  }\n}',
         'async function save(trx, rows) {\n  for (const row of rows) await insert(trx, row);\n}',
         'async function start(workers) {\n  for (const worker of workers) await worker.start();\n}',
+        "async function sync(names) {\n  for (const name of names) {\n    await octokit.issues.createLabel({ owner, repo, name, color: 'ededed' });\n  }\n}",
       ],
     },
   },
@@ -1694,6 +1968,52 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.regex-invariant-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      "This RegExp is built only from the function's parameters, which do not change inside the loop, so the same pattern is compiled again on every iteration: build it once before the loop.",
+    rule: {
+      kind: 'new_expression',
+      has: { field: 'constructor', regex: '^RegExp$' },
+      all: [
+        inLoopBody(),
+        { has: { field: 'arguments', has: { kind: 'identifier', stopBy: 'end' } } },
+        // Every name in the pattern is a parameter of the enclosing function (not a loop variable).
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              stopBy: 'end',
+              kind: 'identifier',
+              pattern: '$NAME',
+              not: {
+                inside: {
+                  ...FUNCTION,
+                  stopBy: FUNCTION,
+                  has: { field: 'parameters', has: { kind: 'identifier', pattern: '$NAME', stopBy: 'end' } },
+                },
+              },
+            },
+          },
+        },
+        { not: { has: { field: 'arguments', has: { kind: 'call_expression', stopBy: 'end' } } } },
+      ],
+    },
+    examples: {
+      invalid: [
+        "function errorsFor(service, lines) {\n  for (const line of lines) {\n    const re = new RegExp(`^\\\\[${service}\\\\]`, 'i');\n    if (re.test(line)) out.push(line);\n  }\n}",
+        'function count(word, docs) {\n  let n = 0;\n  for (let i = 0; i < docs.length; i++) {\n    if (new RegExp(word).test(docs[i])) n++;\n  }\n  return n;\n}',
+      ],
+      valid: [
+        "function errorsFor(service, lines) {\n  const re = new RegExp(`^\\\\[${service}\\\\]`, 'i');\n  for (const line of lines) {\n    if (re.test(line)) out.push(line);\n  }\n}",
+        'function find(words, text) {\n  for (const word of words) {\n    if (new RegExp(word).test(text)) return word;\n  }\n}',
+        'function find(prefix, words) {\n  for (const word of words) {\n    if (new RegExp(`${prefix}${word}`).test(text)) return word;\n  }\n}',
+      ],
+    },
+  },
+  {
     id: 'js.regex-rebuilt-per-item',
     languages: LANGUAGES,
     type: 'performance',
@@ -1778,9 +2098,11 @@ export const javascriptRules: Rule[] = [
               ],
             },
             { kind: 'member_expression', regex: '^process\\.env\\.\\w+$' },
+            // A module constant: `JSON.parse(DEFAULTS_JSON)`.
+            { kind: 'identifier', regex: '^[A-Z][A-Z0-9_]*$' },
           ],
         }),
-        inLoopBody(),
+        { any: [inLoopBody(), { inside: { ...ITERATION_CALLBACK, stopBy: FUNCTION } }] },
       ],
     },
     examples: {
@@ -1788,12 +2110,15 @@ export const javascriptRules: Rule[] = [
         "for (const line of lines) {\n  const settings = JSON.parse(localStorage.getItem('eventSettings'));\n  if (settings.ignored.includes(line)) continue;\n}",
         "while (queue.length) {\n  const config = JSON.parse(fs.readFileSync('config.json', 'utf8'));\n  run(queue.pop(), config);\n}",
         'for (let i = 0; i < n; i++) {\n  const flags = JSON.parse(process.env.FEATURE_FLAGS);\n  use(flags, i);\n}',
+        'return accounts.map((account) => {\n  const defaults = JSON.parse(DEFAULTS_JSON);\n  return { ...defaults, ...account.settings };\n});',
       ],
       valid: [
         "const settings = JSON.parse(localStorage.getItem('eventSettings'));\nfor (const line of lines) {\n  if (settings.ignored.includes(line)) continue;\n}",
         'for (const line of lines) {\n  const event = JSON.parse(line);\n  count(event);\n}',
         'for (const key of keys) {\n  out.push(JSON.parse(localStorage.getItem(key)));\n}',
         "for (const file of files) {\n  out.push(JSON.parse(fs.readFileSync(file, 'utf8')));\n}",
+        'const defaults = JSON.parse(DEFAULTS_JSON);\nreturn accounts.map((account) => ({ ...defaults, ...account.settings }));',
+        'return rows.map((row) => JSON.parse(row.payload));',
       ],
     },
   },

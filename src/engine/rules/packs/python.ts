@@ -15,12 +15,61 @@ const REQUEST_VALUE =
   '^request\\.(args|form|values|files|GET|POST|json|data|cookies|headers|query_params|path_params)\\b';
 
 /**
+ * A parameter of a web route function (FastAPI `@router.get(...)`, Flask `@app.route(...)`): the
+ * framework fills it from the path, query or body. Numbers, dates, the request object and
+ * injected dependencies are left out.
+ */
+const routeParameter = (meta: string): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  not: { regex: '^(request|self|cls|db|session|background_tasks|response)$' },
+  inside: {
+    stopBy: 'end',
+    kind: 'function_definition',
+    inside: {
+      kind: 'decorated_definition',
+      has: { kind: 'decorator', regex: '^@\\w+\\.(get|post|put|patch|delete|api_route|route)\\(' },
+    },
+    has: {
+      field: 'parameters',
+      has: {
+        any: [
+          { kind: 'identifier', pattern: meta },
+          {
+            any: [{ kind: 'typed_parameter' }, { kind: 'typed_default_parameter' }, { kind: 'default_parameter' }],
+            has: { kind: 'identifier', pattern: meta },
+          },
+        ],
+        not: {
+          any: [
+            { has: { field: 'type', regex: '^(int|float|bool|UUID|uuid\\.UUID|date|datetime|Request|Session)$' } },
+            { has: { field: 'value', regex: '^Depends\\(' } },
+          ],
+        },
+      },
+    },
+  },
+});
+
+/**
  * The expression carries a request value: the value itself, a string, concatenation or path
  * join built from it, or a variable assigned from it in the same function.
  */
 function fromRequest(): Record<string, unknown> {
-  const direct = { regex: REQUEST_VALUE };
-  const containsRequest = { has: { stopBy: 'end', kind: 'attribute', regex: REQUEST_VALUE } };
+  const direct = {
+    any: [
+      { regex: REQUEST_VALUE },
+      routeParameter('$ROUTEPARAM'),
+      // A field of a route's body model: `body.url`, `payload.path`.
+      { kind: 'attribute', has: { field: 'object', ...routeParameter('$ROUTEMODEL') } },
+    ],
+  };
+  const containsRequest = {
+    has: {
+      stopBy: 'end',
+      any: [{ kind: 'attribute', regex: REQUEST_VALUE }, routeParameter('$ROUTEPARTS')],
+    },
+  };
   const built = {
     any: [
       { kind: 'string', ...containsRequest },
@@ -101,6 +150,37 @@ const inLoopBody = {
   },
 };
 
+/** A string built by formatting: f-string, `%`, concatenation with a value, or `"...".format(...)`. */
+const FORMATTED_STRING = {
+  any: [
+    { kind: 'string', has: { kind: 'interpolation' } },
+    {
+      kind: 'binary_operator',
+      all: [{ has: { field: 'operator', regex: '^%$' } }, { has: { field: 'left', kind: 'string' } }],
+    },
+    {
+      kind: 'binary_operator',
+      all: [
+        { has: { field: 'operator', regex: '^\\+$' } },
+        { has: { stopBy: 'end', kind: 'string' } },
+        { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'call' }] } },
+      ],
+    },
+    {
+      kind: 'call',
+      has: {
+        field: 'function',
+        kind: 'attribute',
+        all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
+      },
+    },
+  ],
+};
+/** Text that reads as SQL. */
+const SQL_TEXT = {
+  regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from|where|order\\s+by)\\b',
+};
+
 export const pythonRules: Rule[] = [
   {
     id: 'py.sql-injection',
@@ -121,25 +201,35 @@ export const pythonRules: Rule[] = [
         },
         firstArgument({
           any: [
-            { kind: 'string', has: { kind: 'interpolation' } },
+            FORMATTED_STRING,
+            // Built in a variable first, in the same function: `query = f"SELECT ..."; cursor.execute(query)`,
+            // or wrapped by SQLAlchemy: `stmt = text("... {}".format(x)); session.execute(stmt)`.
             {
-              kind: 'binary_operator',
-              all: [{ has: { field: 'operator', regex: '^%$' } }, { has: { field: 'left', kind: 'string' } }],
-            },
-            {
-              kind: 'binary_operator',
-              all: [
-                { has: { field: 'operator', regex: '^\\+$' } },
-                { has: { stopBy: 'end', kind: 'string' } },
-                { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'call' }] } },
-              ],
-            },
-            {
-              kind: 'call',
-              has: {
-                field: 'function',
-                kind: 'attribute',
-                all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
+              kind: 'identifier',
+              pattern: '$QUERY',
+              inside: {
+                stopBy: 'end',
+                kind: 'function_definition',
+                has: {
+                  stopBy: 'end',
+                  kind: 'assignment',
+                  all: [
+                    { has: { field: 'left', pattern: '$QUERY' } },
+                    {
+                      has: {
+                        field: 'right',
+                        any: [
+                          { all: [FORMATTED_STRING, SQL_TEXT] },
+                          {
+                            kind: 'call',
+                            has: { field: 'function', regex: '^(text|sa\\.text|sqlalchemy\\.text)$' },
+                            all: [firstArgument({ all: [FORMATTED_STRING, SQL_TEXT] })],
+                          },
+                        ],
+                      },
+                    },
+                  ],
+                },
               },
             },
           ],
@@ -155,12 +245,16 @@ export const pythonRules: Rule[] = [
         'db.execute("DELETE FROM items WHERE owner = \'" + owner + "\'")',
         'cursor.execute("SELECT * FROM t WHERE a = \'{}\'".format(a))',
         'User.objects.raw(f"SELECT * FROM auth_user WHERE email = \'{email}\'")',
+        'def revenue(request):\n    region = request.GET.get("region")\n    query = f"SELECT month FROM sales WHERE region = \'{region}\'"\n    with connection.cursor() as cursor:\n        cursor.execute(query)',
+        'def list_tickets(session, sort):\n    stmt = text("SELECT * FROM tickets ORDER BY {}".format(sort))\n    return session.execute(stmt).all()',
       ],
       valid: [
         'cursor.execute("SELECT * FROM users WHERE id = %s", (user_id,))',
         'cursor.execute("SELECT * FROM users WHERE name = ?", [name])',
         'cursor.execute("SELECT * FROM users " + "ORDER BY id")',
         'logger.info(f"deleted {count} rows")',
+        'def revenue(region):\n    query = "SELECT month FROM sales WHERE region = %s"\n    cursor.execute(query, (region,))',
+        'def list_tickets(session, project_id):\n    stmt = text("SELECT * FROM tickets WHERE project_id = :p")\n    return session.execute(stmt, {"p": project_id}).all()',
       ],
     },
   },
@@ -283,6 +377,27 @@ export const pythonRules: Rule[] = [
         {
           all: [
             { has: { field: 'function', regex: '^(text|sa\\.text|sqlalchemy\\.text|RawSQL)$' } },
+            // Kept in a variable that is executed in the same function: reported on the execute line.
+            {
+              not: {
+                inside: {
+                  kind: 'assignment',
+                  has: { field: 'left', pattern: '$STMT' },
+                  inside: {
+                    stopBy: 'end',
+                    kind: 'function_definition',
+                    has: {
+                      stopBy: 'end',
+                      kind: 'call',
+                      all: [
+                        { has: { field: 'function', regex: '\\.(execute|scalars|scalar)$' } },
+                        firstArgument({ pattern: '$STMT' }),
+                      ],
+                    },
+                  },
+                },
+              },
+            },
             firstArgument({
               all: [
                 { regex: '(?i)\\b(select|insert|update|delete|where|order\\s+by)\\b' },
@@ -339,6 +454,7 @@ export const pythonRules: Rule[] = [
         'rows = conn.execute(text("SELECT id FROM articles WHERE title ILIKE :term"), {"term": f"%{term}%"})',
         'return self.extra(where=["title ILIKE %s"], params=[f"%{q}%"])',
         'label = text(f"Hello {name}")',
+        'def list_tickets(session, sort):\n    stmt = text("SELECT * FROM tickets ORDER BY {}".format(sort))\n    return session.execute(stmt).all()',
       ],
     },
   },
@@ -654,12 +770,16 @@ export const pythonRules: Rule[] = [
         'return send_file(os.path.join(UPLOADS, request.args.get("name")))',
         'def download():\n    name = request.args.get("name")\n    with open(name) as f:\n        return f.read()',
         'def report():\n    name = request.args["name"]\n    return send_file(os.path.join(REPORT_DIR, name), as_attachment=True)',
+        '@router.get("/exports/{name:path}")\nasync def download_export(name: str):\n    target = EXPORT_DIR / name\n    return FileResponse(target)',
+        '@app.route("/files/<path:name>")\ndef raw(name):\n    with open(os.path.join(BASE, name)) as f:\n        return f.read()',
       ],
       valid: [
         'return send_from_directory(UPLOADS, request.args.get("name"))',
         'return send_file(os.path.join(UPLOADS, secure_filename(request.args["name"])))',
         'with open(CONFIG_PATH) as f:\n    data = f.read()',
         'def report():\n    name = secure_filename(request.args["name"])\n    return send_file(os.path.join(REPORT_DIR, name))',
+        '@router.get("/exports/{export_id}")\nasync def download_export(export_id: int):\n    return FileResponse(EXPORT_DIR / f"{export_id}.csv")',
+        'def export(name):\n    return FileResponse(EXPORT_DIR / name)',
       ],
     },
   },
@@ -680,7 +800,8 @@ export const pythonRules: Rule[] = [
               '^(requests|httpx|session|self\\.session|client|urllib\\.request|urllib3)\\.(get|post|put|patch|delete|head|request|urlopen)$|^urlopen$',
           },
         },
-        firstArgument(fromRequest()),
+        // Not a fixed host with the value in its path: `f"{RATES_URL}/{currency}"`, `f"https://api.x/{id}"`.
+        firstArgument({ ...fromRequest(), not: { regex: '^[fFrR]*["\'](https?://[^{/]+/|\\{[A-Z][A-Z0-9_]*\\}/|/)' } }),
       ],
     },
     cwe: 'CWE-918',
@@ -690,10 +811,13 @@ export const pythonRules: Rule[] = [
         'resp = requests.get(request.args["url"])',
         'r = requests.post(f"{request.json[\'callback\']}/notify", json=payload)',
         'def proxy():\n    target = request.args.get("url")\n    return requests.get(target, timeout=5).text',
+        '@router.post("/ping")\nasync def ping(body: Ping):\n    async with httpx.AsyncClient() as client:\n        response = await client.get(body.url)',
       ],
       valid: [
         'resp = requests.get(WEBHOOKS[request.args["name"]])',
         'resp = requests.get(url, params={"q": request.args["q"]})',
+        '@router.get("/rates/{currency}")\nasync def rate(currency: str):\n    return requests.get(f"{RATES_URL}/{currency}", timeout=5).json()',
+        '@router.post("/ping")\nasync def ping(body: Ping):\n    async with httpx.AsyncClient() as client:\n        response = await client.get(SETTINGS.url, json=body.payload)',
       ],
     },
   },

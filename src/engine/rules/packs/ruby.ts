@@ -26,6 +26,10 @@ const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> =
   has: { field: 'arguments', has: { nthChild: 1, ...rule } },
 });
 
+/** Methods whose block runs once per item. */
+const ITERATION_METHODS =
+  '^(each|each_with_index|each_with_object|map|flat_map|collect|select|filter|reject|find|detect|find_each|each_line|times|upto|downto|sum|count|group_by|sort_by|min_by|max_by|partition|filter_map)$';
+
 /** A request parameter: `params[:x]`, `params.fetch(:x)`, `request.params[...]`. */
 const PARAMS = '^(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)';
 const fromParams = {
@@ -993,6 +997,143 @@ export const rubyRules: Rule[] = [
         '# Sends the welcome mail (see UserMailer).\ndef send_welcome; end',
         '# frozen_string_literal: true\nx = 1',
         '# @param user (User) the user',
+      ],
+    },
+  },
+  {
+    id: 'rb.unreachable-code',
+    languages: ['ruby'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This statement comes right after an unconditional return, break or next in the same block, so it never runs: remove it or move it before the jump.',
+    rule: {
+      any: [
+        'call',
+        'assignment',
+        'operator_assignment',
+        'if',
+        'unless',
+        'while',
+        'until',
+        'case',
+        'return',
+        'yield',
+        'identifier',
+      ].map((kind) => ({ kind })),
+      follows: { any: [{ kind: 'return' }, { kind: 'break' }, { kind: 'next' }] },
+      inside: { any: [{ kind: 'body_statement' }, { kind: 'then' }, { kind: 'else' }, { kind: 'block_body' }] },
+    },
+    examples: {
+      invalid: [
+        'def allowed?(order)\n  return false if order.old?\n\n  return true\n  Rails.logger.info("refund allowed for #{order.id}")\nend',
+        'items.each do |item|\n  next\n  process(item)\nend',
+      ],
+      valid: [
+        'def allowed?(order)\n  return false if order.old?\n  Rails.logger.info("refund allowed")\n  true\nend',
+        'def load\n  return cached\nrescue KeyError\n  nil\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.oj-object-mode',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Oj in :object mode (or Oj.object_load) instantiates whatever classes the JSON names, which lets a request body build arbitrary objects (unsafe deserialization): use Oj.load with mode: :strict or JSON.parse.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^Oj$' } },
+        {
+          any: [
+            { has: { field: 'method', regex: '^object_load$' } },
+            {
+              all: [
+                { has: { field: 'method', regex: '^(load|load_file)$' } },
+                { has: { field: 'arguments', has: { kind: 'pair', regex: '^(mode:\\s*|:mode\\s*=>\\s*):object$' } } },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        action('payload = Oj.load(request.raw_post, mode: :object)'),
+        action('payload = Oj.object_load(params[:data])'),
+      ],
+      valid: [
+        action('payload = Oj.load(request.raw_post, mode: :strict)'),
+        action('payload = JSON.parse(request.raw_post)'),
+      ],
+    },
+  },
+  {
+    id: 'rb.inline-template-injection',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Sinatra renders a String argument of erb/haml/slim as the template source, so a request value interpolated into it runs as template code (server-side template injection): render a template file and pass the value as a local.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'method', regex: '^(erb|haml|slim|liquid)$' } },
+        { not: { has: { field: 'receiver', regex: '.' } } },
+        firstArgument({ kind: 'string', has: { kind: 'interpolation', has: { stopBy: 'end', regex: PARAMS } } }),
+      ],
+    },
+    cwe: 'CWE-1336',
+    examples: {
+      invalid: [
+        'get \'/hello\' do\n  erb "<h1>Hello #{params[:name]}</h1>"\nend',
+        "get '/x' do\n  haml \"%p= #{params['msg']}\"\nend",
+      ],
+      valid: [
+        "get '/hello' do\n  erb :hello, locals: { name: params[:name] }\nend",
+        'get \'/hello\' do\n  erb "<h1>Hello <%= name %></h1>", locals: { name: params[:name] }\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.regexp-new-in-loop',
+    languages: ['ruby'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'Regexp.new with a constant pattern inside a loop or an iteration block compiles the same regular expression on every item: build it once (a constant, or a /literal/) before the loop.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^Regexp$' } },
+        { has: { field: 'method', regex: '^(new|compile)$' } },
+        firstArgument({ kind: 'string', not: { has: { kind: 'interpolation' } } }),
+        {
+          inside: {
+            stopBy: 'end',
+            any: [
+              { kind: 'do_block', inside: { kind: 'call', has: { field: 'method', regex: ITERATION_METHODS } } },
+              { kind: 'block', inside: { kind: 'call', has: { field: 'method', regex: ITERATION_METHODS } } },
+              { kind: 'while' },
+              { kind: 'until' },
+              { kind: 'for' },
+            ],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        "lines.select do |line|\n  pattern = Regexp.new('completed in (\\d{4,}) ms')\n  pattern.match?(line)\nend",
+        "rows.each { |row| out << row if Regexp.new('^x').match?(row) }",
+      ],
+      valid: [
+        "PATTERN = Regexp.new('completed in (\\d{4,}) ms')\nlines.select { |line| PATTERN.match?(line) }",
+        'terms.each do |term|\n  re = Regexp.new(Regexp.escape(term))\n  hits << re if re.match?(text)\nend',
       ],
     },
   },
