@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../db/schema.js';
 import { exchangeOAuthCode } from '../github/oauth-client.js';
 import { readSignedInUser } from '../github/read-signed-in-user.js';
+import { countSignIn, signInRateError } from '../limits/ip-rate.js';
 import { reducedErrorResponses } from '../shared/api-schemas.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, unauthorized, validationError } from '../shared/errors.js';
@@ -21,6 +22,8 @@ export interface OAuthRouteDeps {
   fetch: typeof fetch;
   publicUrl: string;
   github: { serverUrl: string; apiUrl: string; clientId: string | undefined; clientSecret: string | undefined };
+  /** Sign-in requests one client address may make per 10 minutes (both routes share it). */
+  signInRateLimit: number;
 }
 
 /**
@@ -42,6 +45,14 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
   const r = app.withTypeProvider<ZodTypeProvider>();
   const redirectUri = `${deps.publicUrl}/api/auth/scm/callback`;
 
+  // Both routes are open to anyone and the first writes a row per call: each client address gets
+  // a budget, counted in onRequest so nothing else runs (not even query validation) past it.
+  const limitByAddress = async (request: FastifyRequest) => {
+    const now = deps.clock.now();
+    const verdict = await countSignIn(deps.db, request.ip, deps.signInRateLimit, now);
+    if (!verdict.allowed) throw signInRateError(verdict, now);
+  };
+
   const oauthClient = () => {
     const { clientId, clientSecret } = deps.github;
     if (clientId === undefined || clientSecret === undefined) {
@@ -57,11 +68,12 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
   r.get(
     '/api/auth/scm',
     {
+      onRequest: limitByAddress,
       schema: {
         tags: ['auth'],
         summary: 'Start GitHub sign-in',
         description: 'Answers the GitHub authorization URL to send the user to (state and PKCE included).',
-        response: { 200: z.object({ redirect_url: z.string() }), ...reducedErrorResponses(503) },
+        response: { 200: z.object({ redirect_url: z.string() }), ...reducedErrorResponses(429, 503) },
       },
     },
     async () => {
@@ -83,6 +95,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
   r.get(
     '/api/auth/scm/callback',
     {
+      onRequest: limitByAddress,
       schema: {
         tags: ['auth'],
         summary: 'Complete GitHub sign-in',
@@ -95,7 +108,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
         }),
         response: {
           200: z.object({ token: z.string(), user: userSchema }),
-          ...reducedErrorResponses(400, 401, 502, 503),
+          ...reducedErrorResponses(400, 401, 429, 502, 503),
         },
       },
     },

@@ -109,6 +109,13 @@ const schema = z.object({
       .max(3_600_000, 'must be a whole number of milliseconds from 1000 to 3600000')
       .default(60_000),
   ),
+  // The HTTP server's limits on slow clients (decisions: hostile input). Whole milliseconds.
+  HTTP_HEADERS_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 600_000).default(10_000)),
+  HTTP_REQUEST_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 3_600_000).default(30_000)),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 3_600_000).default(72_000)),
+  HTTP_IDLE_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 3_600_000).default(180_000)),
+  SIGN_IN_RATE_LIMIT: z.preprocess(blankToUndefined, wholeNumber(1, 1_000_000).default(60)),
+  TRUST_PROXY_HOPS: z.preprocess(blankToUndefined, wholeNumber(0, 10).default(0)),
 });
 
 /**
@@ -175,6 +182,23 @@ export interface Config {
   logLevel: string;
   /** How long a worker owns a job without a heartbeat; a dead worker's job is taken over after it. */
   jobLeaseMs: number;
+  http: HttpLimits;
+}
+
+/** How long the server waits on a client, and how much sign-in one address may start. */
+export interface HttpLimits {
+  /** From a connection's first byte (or a keep-alive request's) to the end of its headers. */
+  headersTimeoutMs: number;
+  /** From the first byte to the end of the body; a slow upload is cut off with 408. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** A socket with no traffic either way this long is closed (must outlast the slowest handler). */
+  idleTimeoutMs: number;
+  /** Unauthenticated sign-in requests (`/api/auth/scm…`) per client address per 10 minutes. */
+  signInRateLimit: number;
+  /** Reverse proxies in front of the server whose X-Forwarded-For is believed (0: none). */
+  trustProxyHops: number;
 }
 
 export class ConfigError extends Error {
@@ -193,6 +217,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...(parsed.success ? [] : parsed.error.issues.map((i) => `${String(i.path[0] ?? 'environment')} ${i.message}`)),
     ...crossCheck(env),
   ];
+  if (parsed.success && parsed.data.HTTP_HEADERS_TIMEOUT_MS > parsed.data.HTTP_REQUEST_TIMEOUT_MS) {
+    // Node refuses a server whose headers may take longer than the whole request.
+    problems.push('HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS');
+  }
   if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
   return {
@@ -224,5 +252,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         : undefined,
     logLevel: e.LOG_LEVEL,
     jobLeaseMs: e.JOB_LEASE_MS,
+    http: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_MS,
+      keepAliveTimeoutMs: e.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      idleTimeoutMs: e.HTTP_IDLE_TIMEOUT_MS,
+      signInRateLimit: e.SIGN_IN_RATE_LIMIT,
+      trustProxyHops: e.TRUST_PROXY_HOPS,
+    },
   };
 }

@@ -5,6 +5,7 @@ import * as reviews from './migrations/0003-reviews.js';
 import * as webhooks from './migrations/0004-webhooks.js';
 import * as githubApp from './migrations/0005-github-app.js';
 import * as jobClaimIndex from './migrations/0006-job-claim-index.js';
+import * as signInRate from './migrations/0007-sign-in-rate.js';
 import type { Database } from './schema.js';
 
 /**
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0004-webhooks': webhooks,
   '0005-github-app': githubApp,
   '0006-job-claim-index': jobClaimIndex,
+  '0007-sign-in-rate': signInRate,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

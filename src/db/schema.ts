@@ -77,6 +77,13 @@ export interface RequestRateWindowsTable {
   count: number;
 }
 
+/** Unauthenticated sign-in requests per client address (IPv6 by /64) and fixed window. */
+export interface SignInRateWindowsTable {
+  window_start: Timestamp;
+  address: string;
+  count: number;
+}
+
 export type ReviewStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
 export type CommentType = 'security' | 'performance' | 'style' | 'bug' | 'suggestion';
 export type Severity = 'critical' | 'important' | 'warning' | 'info';
@@ -267,6 +274,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   oauth_states: OauthStatesTable;
   request_rate_windows: RequestRateWindowsTable;
+  sign_in_rate_windows: SignInRateWindowsTable;
   reviews: ReviewsTable;
   review_comments: ReviewCommentsTable;
   events: EventsTable;

@@ -47,6 +47,14 @@ describe('loadConfig defaults', () => {
       llm: undefined,
       logLevel: 'info',
       jobLeaseMs: 60_000,
+      http: {
+        headersTimeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        keepAliveTimeoutMs: 72_000,
+        idleTimeoutMs: 180_000,
+        signInRateLimit: 60,
+        trustProxyHops: 0,
+      },
     });
   });
 
@@ -105,6 +113,47 @@ describe('loadConfig problems', () => {
     expect(problems).toContain('WEBHOOK_RETRY_DELAYS_MS must list exactly 5 delays, one per attempt');
     expect(problems).toContain('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
     expect(problems).toContain('JWT_SECRET must be at least 32 characters');
+  });
+
+  it('takes the HTTP limits and names each bad one', () => {
+    const config = loadConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '300',
+      HTTP_REQUEST_TIMEOUT_MS: '600',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '5000',
+      HTTP_IDLE_TIMEOUT_MS: '1000',
+      SIGN_IN_RATE_LIMIT: '5',
+      TRUST_PROXY_HOPS: '1',
+    });
+    expect(config.http).toEqual({
+      headersTimeoutMs: 300,
+      requestTimeoutMs: 600,
+      keepAliveTimeoutMs: 5000,
+      idleTimeoutMs: 1000,
+      signInRateLimit: 5,
+      trustProxyHops: 1,
+    });
+    const problems = problemsOf({
+      HTTP_HEADERS_TIMEOUT_MS: '0',
+      HTTP_REQUEST_TIMEOUT_MS: 'soon',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '1.5',
+      HTTP_IDLE_TIMEOUT_MS: '-1',
+      SIGN_IN_RATE_LIMIT: '0',
+      TRUST_PROXY_HOPS: '11',
+    });
+    expect(problems).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100 to 600000',
+      'HTTP_REQUEST_TIMEOUT_MS must be a whole number from 100 to 3600000',
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 100 to 3600000',
+      'HTTP_IDLE_TIMEOUT_MS must be a whole number from 100 to 3600000',
+      'SIGN_IN_RATE_LIMIT must be a whole number from 1 to 1000000',
+      'TRUST_PROXY_HOPS must be a whole number from 0 to 10',
+    ]);
+  });
+
+  it('refuses a headers time-out longer than the request time-out (node would not start)', () => {
+    expect(problemsOf({ HTTP_HEADERS_TIMEOUT_MS: '20000', HTTP_REQUEST_TIMEOUT_MS: '10000' })).toEqual([
+      'HTTP_HEADERS_TIMEOUT_MS must not be greater than HTTP_REQUEST_TIMEOUT_MS',
+    ]);
   });
 
   it('lists the problems in the error message, one a line', () => {
