@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { type Config, loadConfig } from '../config/config.js';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { migrateToLatest } from '../db/migrate.js';
 
 export interface Runtime {
@@ -38,7 +39,28 @@ export async function openRuntime(
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   } catch (error) {
     await database.close();
+    // The first query of a process is the migration: a database that is down is the likely
+    // reason, and "Migration unknown failed" would send the operator looking at migrations.
+    if (isDatabaseUnavailable(error)) {
+      const reason = innermostMessage(error);
+      throw new Error(`the database is not answering (${reason}); check DATABASE_URL and that it runs`, {
+        cause: error,
+      });
+    }
     throw error;
   }
   return { config, database, logger };
+}
+
+/** The message of the deepest cause: the driver's own words (e.g. "connect ECONNREFUSED 127.0.0.1:5432"). */
+function innermostMessage(error: unknown): string {
+  let current = error;
+  for (let depth = 0; depth < 5; depth++) {
+    const cause = (current as { cause?: unknown }).cause;
+    const errors = (current as { errors?: unknown }).errors;
+    const next = cause ?? (Array.isArray(errors) ? errors[0] : undefined);
+    if (next === undefined || next === null) break;
+    current = next;
+  }
+  return current instanceof Error ? current.message || current.name : String(current);
 }

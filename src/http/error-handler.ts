@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Clock } from '../shared/clock.js';
 import { meta } from '../shared/envelope.js';
 import { AppError, badRequest, notFound } from '../shared/errors.js';
@@ -14,9 +15,24 @@ const HEADER_FIELDS: Record<string, string> = {
   'idempotency-key': 'Idempotency-Key',
 };
 
+/** Seconds a client is told to wait when the database is away: a restart or failover takes about this. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The answer while the database is stopped, restarting or out of connections: retry, not a bug. */
+export function databaseUnavailable(
+  message = 'The database is not answering; retry after a few seconds',
+  cause?: unknown,
+): AppError {
+  return new AppError('service_unavailable', 503, message, {
+    headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    cause,
+  });
+}
+
 /** Converts whatever was thrown into an AppError; unknown errors become a bare 500. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
+  if (isDatabaseUnavailable(error)) return databaseUnavailable(undefined, error);
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0];
     const context = (error as { validationContext?: string }).validationContext ?? 'body';
@@ -84,7 +100,13 @@ export function makeErrorHandler(clock: Clock) {
     // even when its body is too large or not JSON.
     const bodyError = (thrown as Partial<FastifyError>).code?.startsWith('FST_ERR_CTP') === true;
     const error = request.is404 && bodyError ? routeNotFound(request) : toAppError(thrown);
-    if (error.status >= 500) {
+    if (error.code === 'service_unavailable') {
+      // Expected while the database restarts: one line, not a stack per request.
+      request.log.warn(
+        { err: thrown instanceof Error ? thrown.message : String(thrown) },
+        'request failed: database unavailable',
+      );
+    } else if (error.status >= 500) {
       // The client sees a generic message; the cause stays in our logs.
       request.log.error({ err: thrown }, 'request failed');
     }

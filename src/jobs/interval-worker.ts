@@ -1,10 +1,12 @@
-import type { JobLogger } from './job-worker.js';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
+import { backoffPause, type JobLogger } from './job-worker.js';
 import type { Worker } from './worker.js';
 
 /**
  * Runs a housekeeping task every `everyMs` (deadline sweeps, pruning). Every instance may run it:
- * the tasks are idempotent conditional updates, so doing one twice is harmless. stop() waits for
- * a run under way.
+ * the tasks are idempotent conditional updates, so doing one twice is harmless. A failed run
+ * (usually the database away) is logged and the next one waits longer, as JobWorker's polls do.
+ * stop() waits for a run under way.
  */
 export class IntervalWorker implements Worker {
   readonly name: string;
@@ -33,15 +35,22 @@ export class IntervalWorker implements Worker {
     await this.#running;
   }
 
-  #schedule() {
+  #schedule(failures = 0) {
     if (this.#stopped) return;
+    const delayMs = failures === 0 ? this.#everyMs : backoffPause(this.#everyMs, failures);
     this.#timer = setTimeout(() => {
+      let failed = false;
       this.#running = this.#task()
-        .catch((error: unknown) => this.#logger?.error({ err: error, worker: this.name }, 'periodic task failed'))
+        .catch((error: unknown) => {
+          failed = true;
+          const details = { err: error, worker: this.name, failures: failures + 1 };
+          if (isDatabaseUnavailable(error)) this.#logger?.warn(details, 'periodic task failed: database unavailable');
+          else this.#logger?.error(details, 'periodic task failed');
+        })
         .finally(() => {
           this.#running = undefined;
-          this.#schedule();
+          this.#schedule(failed ? failures + 1 : 0);
         });
-    }, this.#everyMs);
+    }, delayMs);
   }
 }

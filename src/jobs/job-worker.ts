@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, JobRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { claimJob } from './claim-job.js';
@@ -44,6 +45,14 @@ export interface JobWorkerOptions {
 /** 1 s, 2 s, 4 s ... capped at 5 minutes. */
 export function defaultBackoff(attempt: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempt - 1), 300_000);
+}
+
+/** The longest pause between two tries of a database that keeps failing. */
+export const MAX_ERROR_PAUSE_MS = 5_000;
+
+/** The pause after the `failures`-th database error in a row: the idle pause doubled each time, capped. */
+export function backoffPause(idleMs: number, failures: number): number {
+  return Math.min(idleMs * 2 ** Math.max(0, failures - 1), Math.max(idleMs, MAX_ERROR_PAUSE_MS));
 }
 
 const silent: JobLogger = { info() {}, warn() {}, error() {} };
@@ -125,15 +134,28 @@ export class JobWorker implements Worker {
   }
 
   async #run(): Promise<void> {
+    let failures = 0;
     while (!this.#stopping) {
       let worked = false;
+      let pauseMs = this.#pollMs;
       try {
         worked = await this.runOnce();
+        failures = 0;
       } catch (error) {
-        // Most likely the database is away for a moment; the loop must outlive it.
-        this.#logger.error({ err: error, worker: this.#workerId }, 'job worker: database error, waiting');
+        // Most likely the database is away (restart, failover); the loop must outlive it, and
+        // ask less often the longer it lasts, so a fleet of workers does not hammer a database
+        // that is coming back. wake() still ends the pause early.
+        failures += 1;
+        pauseMs = backoffPause(this.#pollMs, failures);
+        // An outage is expected now and then (a warning); anything else is a bug to look at.
+        const log = isDatabaseUnavailable(error) ? this.#logger.warn : this.#logger.error;
+        log.call(
+          this.#logger,
+          { err: error, worker: this.#workerId, failures, retryInMs: pauseMs },
+          'job worker: database error, waiting',
+        );
       }
-      if (!worked && !this.#stopping) await this.#sleep(this.#pollMs);
+      if (!worked && !this.#stopping) await this.#sleep(pauseMs);
     }
   }
 

@@ -234,6 +234,49 @@ describe('webhook delivery', () => {
     await unsubscribe(hook.id);
   });
 
+  it('ends, without an attempt, the retries still pending when the failures disable the webhook', async () => {
+    // Decisions §5: a disabled webhook gets nothing more; re-enabling resends nothing, redeliver does.
+    receiver.setHandler(() => ({ status: 503, body: 'down' }));
+    const hook = await subscribe(['review.created']);
+    await review(11);
+    await t.runJobs();
+    for (const delay of DELAYS.slice(1, 4)) {
+      t.clock.advance(delay);
+      await t.runJobs();
+    }
+    expect(receiver.requests).toHaveLength(4);
+    const first = receiver.requests[0]?.headers['x-svc-delivery'];
+    // A second delivery starts failing while the first has one attempt left.
+    await review(12);
+    await t.runJobs();
+    expect(receiver.requests).toHaveLength(5);
+    t.clock.advance(DELAYS[4] as number);
+    await t.runJobs(); // the second's attempt 2, then the first's attempt 5, which disables the webhook
+    expect(receiver.requests).toHaveLength(7);
+    expect((await call('GET', `/v1/webhooks/${hook.id}`)).json().data).toMatchObject({ enabled: false });
+    t.clock.advance(60_000);
+    await t.runJobs();
+    expect(receiver.requests).toHaveLength(7);
+    const log = (await deliveries(hook.id)).data as { id: string; status: string; attempts: unknown[] }[];
+    const second = log.find((d) => d.id !== first);
+    // Two attempts made; the third found the webhook disabled and made none.
+    expect(second).toMatchObject({ status: 'failed', next_attempt_at: null });
+    expect(second?.attempts).toHaveLength(2);
+
+    receiver.setHandler(() => ({ status: 200 }));
+    expect((await call('PATCH', `/v1/webhooks/${hook.id}`, { enabled: true })).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    await t.runJobs();
+    expect(receiver.requests).toHaveLength(7);
+    const again = await call('POST', `/v1/webhooks/${hook.id}/deliveries/${second?.id}/redeliver`);
+    expect(again.statusCode).toBe(202);
+    await t.runJobs();
+    expect(receiver.requests).toHaveLength(8);
+    expect(receiver.requests[7]?.body).toBe(receiver.requests[4]?.body);
+    expect(receiver.requests[7]?.headers['x-svc-delivery']).toBe(again.json().data.id);
+    await unsubscribe(hook.id);
+  });
+
   it('counts a redirect, a timeout and a 500 as failures, and follows no redirect', async () => {
     const hook = await subscribe(['review.completed']);
     const answers = [
