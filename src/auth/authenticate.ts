@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Database, Mode, Plan, UserRow } from '../db/schema.js';
 import type { Clock } from '../shared/clock.js';
 import { type AppError, badRequest, invalidApiKey, unauthorized } from '../shared/errors.js';
 import { findUserById } from './accounts.js';
@@ -47,7 +47,54 @@ export function credentialFrom(headers: Headers, fail: (message: string) => AppE
   return bearer ?? (apiKey === '' ? undefined : apiKey);
 }
 
+/** A token and its user, as authentication needs them; `request_count` as in CredentialLookups. */
+export interface TokenLookupRow {
+  id: string;
+  scopes: string[];
+  mode: Mode;
+  expires_at: Date;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  user_id: string;
+  username: string;
+  plan: Plan;
+  scm_id: number | null;
+  github_token_sealed: string | null;
+  memberships_synced_at: Date | null;
+  request_count?: number | null;
+}
+
+export type UserLookupRow = Pick<
+  UserRow,
+  'id' | 'username' | 'plan' | 'scm_id' | 'github_token_sealed' | 'memberships_synced_at'
+> & { request_count?: number | null };
+
+/**
+ * How a credential's rows are read. A lookup may also count the request against the user's
+ * hourly budget in the same statement (authenticate-counted.ts): `request_count` is then the
+ * window's count after it, or null when the credential was not good enough to count.
+ */
+export interface CredentialLookups {
+  token(db: Kysely<Database>, tokenHash: string, now: Date): Promise<TokenLookupRow | undefined>;
+  user(db: Kysely<Database>, userId: string, now: Date): Promise<UserLookupRow | undefined>;
+}
+
+const plainLookups: CredentialLookups = {
+  token: (db, tokenHash) => findTokenWithUser(db, tokenHash),
+  user: (db, userId) => findUserById(db, userId),
+};
+
 export async function authenticate(deps: AuthenticateDeps, headers: Headers, surface: Surface): Promise<Principal> {
+  return (await authenticateWith(deps, headers, surface, plainLookups)).principal;
+}
+
+/** authenticate() with the given lookups; also the request's count when they counted it, and the time used. */
+export async function authenticateWith(
+  deps: AuthenticateDeps,
+  headers: Headers,
+  surface: Surface,
+  lookups: CredentialLookups,
+): Promise<{ principal: Principal; requestCount: number | null | undefined; now: Date }> {
   const fail = surface === 'api' ? invalidApiKey : unauthorized;
   const credential = credentialFrom(headers, fail);
   if (credential === undefined) {
@@ -61,7 +108,7 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
     }
     const check = checkApiToken(credential);
     if (!check.ok) throw fail(check.reason);
-    const row = await findTokenWithUser(deps.db, hashSecret(credential));
+    const row = await lookups.token(deps.db, hashSecret(credential), now);
     if (row === undefined) throw fail('API key is not recognised');
     if (row.revoked_at !== null) throw fail('API key has been revoked');
     if (row.expires_at.getTime() <= now.getTime()) throw fail('API key has expired');
@@ -71,7 +118,7 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
       await touchApiToken(deps.db, row.id, now);
     }
     await requestMembershipRefresh(deps.db, { ...row, id: row.user_id }, now);
-    return {
+    const principal: Principal = {
       userId: row.user_id,
       username: row.username,
       plan: row.plan,
@@ -80,6 +127,7 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
       via: 'api_token',
       tokenId: row.id,
     };
+    return { principal, requestCount: row.request_count, now };
   }
 
   // One message for every refused JWT, so a caller cannot tell a good signature from a bad one.
@@ -87,10 +135,10 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
     fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
   const userId = await verifyUserJwt(deps.jwtKeys, credential, now);
   if (userId === undefined) throw refused();
-  const user = await findUserById(deps.db, userId);
+  const user = await lookups.user(deps.db, userId, now);
   if (user === undefined) throw refused();
   await requestMembershipRefresh(deps.db, user, now);
-  return {
+  const principal: Principal = {
     userId: user.id,
     username: user.username,
     plan: user.plan,
@@ -100,4 +148,5 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
     via: 'jwt',
     tokenId: undefined,
   };
+  return { principal, requestCount: user.request_count, now };
 }

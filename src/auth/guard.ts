@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { AppError, forbidden } from '../shared/errors.js';
 import { type AuthenticateDeps, authenticate, type Surface } from './authenticate.js';
+import { authenticateCounted } from './authenticate-counted.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -19,17 +21,34 @@ export interface GuardOptions {
 export type GuardHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export type Guard = (options?: GuardOptions) => GuardHook;
 
+export interface GuardDeps extends AuthenticateDeps {
+  /**
+   * Decisions §6: count every authenticated request against the user's hourly budget in the
+   * statement that authenticates it (one round trip fewer than a separate upsert), put the
+   * X-RateLimit-* headers on the answer and refuse past the budget with 429.
+   */
+  rateLimit?: boolean;
+}
+
 /**
  * Hook factory: checks the credential and scope, then leaves the principal on the request. Use
  * it as `onRequest`, so a caller without a credential learns nothing about body validation.
- * `afterAuthenticate` runs for every authenticated request (the request-rate limit).
  */
-export function makeGuard(deps: AuthenticateDeps, afterAuthenticate?: GuardHook): Guard {
+export function makeGuard(deps: GuardDeps): Guard {
   return (options = {}) =>
     async (request, reply) => {
-      const principal = await authenticate(deps, request.headers, options.surface ?? 'api');
-      request.principal = principal;
-      await afterAuthenticate?.(request, reply);
+      const surface = options.surface ?? 'api';
+      let principal: Principal;
+      if (deps.rateLimit) {
+        const counted = await authenticateCounted(deps, request.headers, surface);
+        principal = counted.principal;
+        request.principal = principal;
+        reply.headers(rateLimitHeaders(counted.verdict));
+        if (!counted.verdict.allowed) throw rateLimitError(counted.verdict, deps.clock.now());
+      } else {
+        principal = await authenticate(deps, request.headers, surface);
+        request.principal = principal;
+      }
       if (options.scope !== undefined && !principal.scopes.has(options.scope)) {
         throw forbidden(`This credential lacks the required scope: ${options.scope}`);
       }

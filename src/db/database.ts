@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -13,6 +14,36 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
 
 export type Db = Kysely<Database>;
 
+const preparedNames = new Map<string, string>();
+
+/**
+ * Marks a fixed SQL text (run with `db.executeQuery(CompiledQuery.raw(text, values))`) as a
+ * server-side prepared statement: each connection parses and plans it once, then only binds
+ * values. For the statements every request runs (authentication, the review read), where
+ * parsing and planning were a large part of the database's work. Only fixed texts: the query
+ * builder's texts vary (lists, optional filters) and would pile up statements per connection.
+ */
+export function prepared(text: string): string {
+  if (!preparedNames.has(text)) {
+    preparedNames.set(text, `redline_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`);
+  }
+  return text;
+}
+
+type QueryFn = (config: unknown, values?: unknown, callback?: unknown) => unknown;
+
+/** Sends the texts marked by prepared() as named statements (node-postgres keeps them per connection). */
+function usePreparedStatements(pool: pg.Pool) {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as QueryFn;
+    (client as unknown as { query: QueryFn }).query = (config, values, callback) => {
+      const name = typeof config === 'string' && callback === undefined ? preparedNames.get(config) : undefined;
+      if (name !== undefined) return query({ name, text: config, values });
+      return query(config, values, callback);
+    };
+  });
+}
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'postgres' | 'embedded';
@@ -20,6 +51,14 @@ export interface DatabaseHandle {
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/**
+ * PGlite's buffer cache. Its default, 128 MB, is touched as the server warms up and stays
+ * resident in the WebAssembly heap (which never shrinks): most of an idle embedded server's RSS.
+ * An embedded database is small and its files stay in the OS page cache, so a smaller cache
+ * costs little (bench/startup-memory measures both).
+ */
+export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 export type DatabaseTarget = { url: string; poolSize?: number } | { pglite: PGlite } | { dataDir: string };
 
@@ -42,13 +81,21 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       unlock = await lockDataDir(target.dataDir);
       const dir = path.resolve(target.dataDir, 'pgdata');
       await mkdir(dir, { recursive: true });
-      lite = new PGlite(dir);
+      lite = new PGlite(dir, {
+        startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
+      });
       ownedLite = lite;
     }
     pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });
   }
-  // An idle connection that dies (server restart) must not take the process down.
+  // A connection that dies (server restart, failover) must not take the process down. pg-pool
+  // listens on idle clients only; a checked-out client (a transaction between two statements, or
+  // the socket closing just after a query failed) emits 'error' with nobody listening, which
+  // Node throws as an uncaught exception. The query in flight gets the error anyway, and the
+  // pool drops the broken client when it is released.
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+  usePreparedStatements(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

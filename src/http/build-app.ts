@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { makeGuard, principalOf } from '../auth/guard.js';
+import { makeGuard } from '../auth/guard.js';
 import { jwtKeys } from '../auth/jwt.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';
 import { registerTokenRoutes } from '../auth/token-routes.js';
@@ -10,25 +10,27 @@ import type { Config } from '../config/config.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
-import { countRequest, rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
 import { registerTeamRoutes } from '../orgs/team-routes.js';
 import { makeGitHubReader } from '../reviews/github-reader.js';
 import { registerReviewRoutes } from '../reviews/review-routes.js';
 import { ReviewService } from '../reviews/review-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { badRequest } from '../shared/errors.js';
+import { AppError, badRequest, validationError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { SecretBox } from '../shared/secret-box.js';
 import { registerWebhookRoutes } from '../webhooks/webhook-routes.js';
-import { apiVersionHook } from './api-version.js';
+import { apiVersionHook, CURRENT_VERSION } from './api-version.js';
+import { makeClientErrorHandler } from './client-error.js';
 import { makeErrorHandler, routeNotFound } from './error-handler.js';
 import { registerGitHubWebhookRoute } from './github-webhook-route.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
+import { NUL_ISSUE, nulPathIn, rejectNulCharacters } from './reject-nul.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
+export const MAX_HEADER_BYTES = 16 * 1024;
 
 export interface AppSecrets {
   jwtSecret: string;
@@ -58,12 +60,45 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const { config } = deps;
+  const limits = config.http;
+  const handleError = makeErrorHandler(clock);
   const app = Fastify({
+    // The router fails some URLs before any hook runs (bad percent-encoding, an over-long id);
+    // they still get a request id, the version and the spec 7.1 error shape.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      reply.header('x-svc-version', CURRENT_VERSION);
+      const answer =
+        error.code === 'FST_ERR_BAD_URL'
+          ? badRequest('The URL path is not valid percent-encoded UTF-8')
+          : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+            ? new AppError('resource_not_found', 404, 'Resource not found: no id is longer than 100 characters')
+            : error;
+      return handleError(answer, request, reply);
+    },
+    clientErrorHandler: makeClientErrorHandler(clock),
     bodyLimit: BODY_LIMIT_BYTES,
+    // Slow clients are cut off (see HttpLimits): headers and the whole request each have a
+    // deadline (node answers 408 and closes), idle keep-alive and silent sockets are closed.
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks the two deadlines above on this period (30 s by default, which would let a
+      // slowloris client hold a socket up to 30 s past them).
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+      // Node's default, stated: larger headers are refused with 431 before any of our code runs.
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    // Path parameters are ids (at most 100 characters by their schemas); longer ones never match.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 100 },
+    // The client address (sign-in rate limit) is the one the nearest trusted proxy saw.
+    trustProxy: limits.trustProxyHops === 0 ? false : (_address: string, hop: number) => hop < limits.trustProxyHops,
     genReqId: () => newId('req'),
     requestIdHeader: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
   }) as unknown as FastifyInstance;
 
@@ -85,6 +120,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) {
         return done(badRequest('Request body must be a JSON object'), undefined);
       }
+      // A NUL can only come in as the \u0000 escape; the walk is skipped for every other body.
+      const nulField = text.includes('\\u0000') ? nulPathIn(value) : undefined;
+      if (nulField !== undefined) return done(validationError(nulField || 'body', NUL_ISSUE), undefined);
       done(null, value);
     });
   });
@@ -93,7 +131,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onRequest', apiVersionHook);
-  app.setErrorHandler(makeErrorHandler(clock));
+  app.addHook('preValidation', rejectNulCharacters);
+  app.setErrorHandler(handleError);
   app.setNotFoundHandler(async (request) => {
     throw routeNotFound(request);
   });
@@ -105,14 +144,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const db = deps.database.db;
   const box = new SecretBox(deps.secrets.encryptionKey);
   const keys = jwtKeys(deps.secrets.jwtSecret, config.publicUrl);
-  const guard = makeGuard({ db, clock, jwtKeys: keys }, async (request, reply) => {
-    // Decisions §6: every authenticated answer carries the budget, errors included.
-    const principal = principalOf(request);
-    const now = clock.now();
-    const verdict = await countRequest(db, principal.userId, principal.plan, now);
-    reply.headers(rateLimitHeaders(verdict));
-    if (!verdict.allowed) throw rateLimitError(verdict, now);
-  });
+  // Decisions §6: every authenticated request is counted (in the statement that authenticates
+  // it) and every authenticated answer carries the budget, errors included.
+  const guard = makeGuard({ db, clock, jwtKeys: keys, rateLimit: true });
 
   registerOAuthRoutes(app, {
     db,
@@ -122,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fetch: deps.fetch ?? globalThis.fetch,
     publicUrl: config.publicUrl,
     github: config.github,
+    signInRateLimit: limits.signInRateLimit,
   });
   registerTokenRoutes(app, { db, clock, guard });
   registerOrganizationRoutes(app, { db, clock, guard });

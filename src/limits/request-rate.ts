@@ -13,14 +13,26 @@ export interface RateVerdict {
   allowed: boolean;
 }
 
+/** The fixed UTC hour a request at `now` is counted in. */
+export function rateWindowStart(now: Date): Date {
+  return new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
+}
+
+/** The verdict on a request that made the window's count `count`. */
+export function rateVerdict(count: number, plan: Plan, windowStart: Date): RateVerdict {
+  const limit = REQUESTS_PER_HOUR[plan];
+  const reset = Math.floor((windowStart.getTime() + WINDOW_MS) / 1000);
+  return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
+}
+
 /**
  * Decisions §6: a fixed one-hour window per user, counted in the database so every instance
  * shares one budget. One upsert per request: the row lock serialises concurrent increments, so
- * the count is exact.
+ * the count is exact. (The guard can count in the statement that authenticates instead, saving
+ * a round trip: see authenticate-counted.ts.)
  */
 export async function countRequest(db: Kysely<Database>, userId: string, plan: Plan, now: Date): Promise<RateVerdict> {
-  const windowStart = new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS);
-  const limit = REQUESTS_PER_HOUR[plan];
+  const windowStart = rateWindowStart(now);
   const row = await db
     .insertInto('request_rate_windows')
     .values({ user_id: userId, window_start: windowStart, count: 1 })
@@ -29,8 +41,7 @@ export async function countRequest(db: Kysely<Database>, userId: string, plan: P
     )
     .returning('count')
     .executeTakeFirstOrThrow();
-  const reset = Math.floor((windowStart.getTime() + WINDOW_MS) / 1000);
-  return { limit, remaining: Math.max(0, limit - row.count), reset, allowed: row.count <= limit };
+  return rateVerdict(row.count, plan, windowStart);
 }
 
 export function rateLimitHeaders(verdict: RateVerdict): Record<string, string> {

@@ -16,9 +16,9 @@ import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../sha
 import type { Clock } from '../shared/clock.js';
 import { envelope, listBody } from '../shared/envelope.js';
 import { AppError, conflict } from '../shared/errors.js';
-import { findVisibleReview } from './review-access.js';
 import { listReviews } from './review-list.js';
 import { presentComment, presentReview } from './review-presenter.js';
+import { findReviewForRead } from './review-read.js';
 import {
   commentSchema,
   createdReviewSchema,
@@ -166,7 +166,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findVisibleReview(deps.db, principalOf(request), request.params.id);
+      const review = await findReviewForRead(deps.db, principalOf(request), request.params.id);
       return envelope(presentReview(review), request.id, deps.clock.now());
     },
   );
@@ -209,7 +209,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findVisibleReview(deps.db, principalOf(request), request.params.id);
+      const review = await findReviewForRead(deps.db, principalOf(request), request.params.id);
       const rows = await deps.db
         .selectFrom('review_comments')
         .selectAll()
@@ -236,7 +236,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findVisibleReview(deps.db, principalOf(request), request.params.id);
+      const review = await findReviewForRead(deps.db, principalOf(request), request.params.id);
       if (review.status !== 'completed' || review.analysis === null) {
         throw conflict(`Review ${review.id} has no statistics until it completes (it is ${review.status})`);
       }
