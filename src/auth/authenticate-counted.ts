@@ -1,31 +1,22 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { prepared } from '../db/database.js';
-import type { Database, Mode, Plan } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { type RateVerdict, rateVerdict, rateWindowStart } from '../limits/request-rate.js';
-import { type AuthenticateDeps, authenticateWith, type CredentialLookups, type Surface } from './authenticate.js';
+import {
+  type AuthenticateDeps,
+  authenticateWith,
+  type CredentialLookups,
+  type Surface,
+  type TokenLookupRow,
+  type UserLookupRow,
+} from './authenticate.js';
 import type { Principal } from './principal.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-/** What the user half of a lookup returns; `request_count` is null when nothing was counted. */
-interface CountedUser {
-  user_id: string;
-  username: string;
-  plan: Plan;
-  scm_id: number | null;
-  github_token_sealed: string | null;
-  memberships_synced_at: Date | null;
-  request_count: number | null;
-}
-
-interface CountedToken extends CountedUser {
-  id: string;
-  scopes: string[];
-  mode: Mode;
-  expires_at: Date;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-}
+// The lookups' rows (authenticate.ts) with the count always present: null when nothing was counted.
+type CountedToken = TokenLookupRow & { request_count: number | null };
+type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count: number | null };
 
 // Decisions §6 in the statement that finds the credential: the window's row is upserted from the
 // row found, so an unknown, revoked or expired token counts nothing, exactly as when the count
