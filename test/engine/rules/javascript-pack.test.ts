@@ -9,8 +9,12 @@ function allLines(source: string): Set<number> {
   return new Set(source.split('\n').map((_, i) => i + 1));
 }
 
-/** JSX only parses as JavaScript or TSX; plain TypeScript reads `<div` as a type assertion. */
+/**
+ * JSX only parses as JavaScript or TSX; plain TypeScript reads `<div` as a type assertion. An
+ * example starting with `// typescript` uses TypeScript-only syntax (typed parameters the rule reads).
+ */
 function languagesFor(example: string): Language[] {
+  if (example.startsWith('// typescript\n')) return ['typescript', 'tsx'];
   return /<\/|\/>/.test(example) ? ['javascript', 'tsx'] : ['javascript', 'typescript', 'tsx'];
 }
 

@@ -31,7 +31,7 @@ const callTo = (regex: string): Record<string, unknown> => ({
 
 /** net/http, gin and echo request values. */
 const REQUEST_CALL =
-  '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|PostForm|DefaultQuery|QueryParam|FormValue)(\\(|$)|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
+  '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|PathValue|Header\\.Get|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|Params|PostForm|DefaultQuery|DefaultPostForm|QueryParam|FormValue|QueryArray|PostFormArray|GetQuery|GetPostForm|GetHeader|QueryParams\\(\\)\\.Get)(\\(|$)|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
 /**
  * A field of a struct the handler decoded from the request body: `json.NewDecoder(r.Body).Decode(&req)`
  * (or gin's `c.ShouldBindJSON(&req)`, echo's `c.Bind(&req)`) and then `req.CallbackURL`.
@@ -159,6 +159,59 @@ const formattedQuery = {
   ],
 };
 
+/** `$meta` is a parameter of the enclosing function, of a type matching `type` (any type when omitted). */
+const functionParameter = (meta: string, type?: string): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+    has: {
+      field: 'parameters',
+      has: {
+        kind: 'parameter_declaration',
+        all: [
+          { has: { field: 'name', pattern: meta } },
+          ...(type === undefined ? [] : [{ has: { field: 'type', regex: type } }]),
+        ],
+      },
+    },
+  },
+});
+
+/** A method call `x.Name(...)` whose name matches `regex`. */
+const sqlMethod = (regex: string): Record<string, unknown> => ({
+  has: { field: 'function', kind: 'selector_expression', has: { field: 'field', regex } },
+});
+
+/** A context as the first argument: pgx's `conn.Query(ctx, sql, args...)`. */
+const CONTEXT_ARGUMENT =
+  '(?i)^(ctx|\\w*context|c\\.Request\\.Context\\(\\)|\\w+\\.Context\\(\\)|context\\.\\w+\\(.*\\))$';
+
+/** A request value read in place, or a variable assigned from one (a cheaper `fromRequest`). */
+const requestRead = {
+  any: [
+    callTo(REQUEST_CALL),
+    { kind: 'index_expression', regex: REQUEST_CALL },
+    {
+      kind: 'identifier',
+      pattern: '$READ',
+      inside: {
+        stopBy: 'end',
+        any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+        has: {
+          stopBy: 'end',
+          kind: 'short_var_declaration',
+          all: [
+            { has: { field: 'left', has: { pattern: '$READ' } } },
+            { has: { field: 'right', has: { stopBy: 'end', ...callTo(REQUEST_CALL) } } },
+          ],
+        },
+      },
+    },
+  ],
+};
+
 /** A formatted query, written in the call or built in a variable first. */
 const queryArgument = {
   any: [
@@ -166,14 +219,71 @@ const queryArgument = {
     assignedFrom(
       {
         all: [
-          formattedQuery,
           { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+          formattedQuery,
+          {
+            any: [
+              // No placeholders: the values themselves are pasted in.
+              { not: { regex: '\\$[0-9]|\\?' } },
+              // Placeholders for the values, but a column or list pasted in comes from the request or
+              // from a string parameter of the function: `"... $1 ORDER BY " + sortBy`.
+              {
+                has: {
+                  stopBy: 'end',
+                  any: [requestRead, functionParameter('$PARAM', '^(string|\\[\\]string)$')],
+                },
+              },
+            ],
+          },
         ],
-        // Placeholders in the text: the formatting fills in column or table names, the values are bound.
-        not: { regex: '\\$[0-9]|\\?' },
       },
       '$QUERY',
     ),
+  ],
+};
+
+/** A `//` comment that holds a Go statement. */
+const NOT_CODE_COMMENT = '(?i)^//\\s*(nolint|go:|todo|fixme|note|deprecated|see|example|output)\\b';
+const codeComment = {
+  kind: 'comment',
+  regex:
+    '^//\\s*(return\\s+[\\w.&*]+(\\(.*\\))?(,\\s*[\\w.&*]+(\\(.*\\))?)*|(defer\\s+|go\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)|[A-Za-z_][\\w.]*(,\\s*[A-Za-z_][\\w.]*)*\\s*:?=\\s*[\\w"&\\[{(].*|(if|for)\\s.*\\{)\\s*$',
+  not: { regex: NOT_CODE_COMMENT },
+};
+
+/** `exec.Command("sh", "-c", cmd)` (or CommandContext) with a command that is not a literal. */
+const SHELL = '^["`](/bin/|/usr/bin/)?(sh|bash|zsh|ksh|dash)["`]$|^["`](cmd|cmd\\.exe|powershell|pwsh)["`]$';
+const shellCommand = {
+  kind: 'call_expression',
+  // Atomic keys are checked first: only calls of exec.Command* reach the other conditions.
+  regex: '^exec\\.Command',
+  any: [
+    {
+      all: [
+        { has: { field: 'function', regex: '^exec\\.Command$' } },
+        argument(1, { regex: SHELL }),
+        argument(2, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
+        argument(3, { not: stringLiteral }),
+      ],
+    },
+    {
+      all: [
+        { has: { field: 'function', regex: '^exec\\.CommandContext$' } },
+        argument(2, { regex: SHELL }),
+        argument(3, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
+        argument(4, { not: stringLiteral }),
+      ],
+    },
+  ],
+};
+
+/** `http.NewRequest(method, url, body)` (or WithContext) with a URL from the request. */
+const taintedNewRequest = {
+  kind: 'call_expression',
+  regex: '^http\\.NewRequest',
+  any: [
+    { all: [{ has: { field: 'function', regex: '^http\\.NewRequest$' } }, argument(2, fromRequest)] },
+    { all: [{ has: { field: 'function', regex: '^http\\.NewRequestWithContext$' } }, argument(3, fromRequest)] },
   ],
 };
 
@@ -192,51 +302,26 @@ export const goRules: Rule[] = [
       any: [
         {
           all: [
-            {
-              has: {
-                field: 'function',
-                kind: 'selector_expression',
-                has: {
-                  field: 'field',
-                  regex: '^(Query|QueryRow|Exec|Prepare|Raw|Queryx|QueryRowx|MustExec|Select|Get)$',
-                },
-              },
-            },
-            {
-              any: [
-                {
-                  all: [
-                    {
-                      has: {
-                        field: 'function',
-                        has: { field: 'field', regex: '^(Query|QueryRow|Exec|Prepare|Raw|Queryx|QueryRowx|MustExec)$' },
-                      },
-                    },
-                    argument(1, queryArgument),
-                  ],
-                },
-                {
-                  all: [
-                    { has: { field: 'function', has: { field: 'field', regex: '^(Select|Get)$' } } },
-                    argument(2, queryArgument),
-                  ],
-                },
-              ],
-            },
+            sqlMethod('^(Query|QueryRow|Exec|Prepare|Raw|Queryx|QueryRowx|MustExec|NamedQuery|NamedExec)$'),
+            argument(1, queryArgument),
           ],
         },
+        // pgx: `conn.Query(ctx, sql, args...)`.
         {
           all: [
-            {
-              has: {
-                field: 'function',
-                kind: 'selector_expression',
-                has: { field: 'field', regex: '^(Query|QueryRow|Exec|Prepare)Context$|^(Queryx|QueryRowx)Context$' },
-              },
-            },
+            sqlMethod('^(Query|QueryRow|Exec)$'),
+            argument(1, { regex: CONTEXT_ARGUMENT }),
             argument(2, queryArgument),
           ],
         },
+        { all: [sqlMethod('^(Select|Get)$'), argument(2, queryArgument)] },
+        {
+          all: [
+            sqlMethod('^(Query|QueryRow|Exec|Prepare|Queryx|QueryRowx|NamedQuery|NamedExec|MustExec)Context$'),
+            argument(2, queryArgument),
+          ],
+        },
+        { all: [sqlMethod('^(Select|Get)Context$'), argument(3, queryArgument)] },
       ],
     },
     cwe: 'CWE-89',
@@ -249,6 +334,11 @@ export const goRules: Rule[] = [
         fn(
           'query := fmt.Sprintf("SELECT id FROM products WHERE category = \'%s\'", category)\nrows, err := db.QueryContext(ctx, query)\n_ = rows\nreturn err',
         ),
+        'func (r *Repo) List(ctx context.Context, accountID int64, sortBy string) error {\n\tq := "SELECT id FROM orders WHERE account_id = $1 ORDER BY " + sortBy\n\treturn r.db.SelectContext(ctx, &orders, q, accountID)\n}',
+        'func BulkDelete(c *gin.Context) {\n\tids := c.QueryArray("id")\n\tstmt := "DELETE FROM documents WHERE owner_id = $1 AND id IN (" + strings.Join(ids, ",") + ")"\n\t_, _ = db.ExecContext(c.Request.Context(), stmt, c.GetInt64("userID"))\n}',
+        fn(
+          'rows, err := pool.Query(ctx, "SELECT id FROM users WHERE email = \'" + email + "\'")\n_ = rows\nreturn err',
+        ),
       ],
       valid: [
         fn('rows, err := db.Query("SELECT * FROM users WHERE name = $1", name)\n_ = rows\nreturn err'),
@@ -260,6 +350,8 @@ export const goRules: Rule[] = [
         fn(
           'query := fmt.Sprintf("%s-%s", prefix, name)\nrows, err := db.QueryContext(ctx, "SELECT id FROM t WHERE k = $1", query)\n_ = rows\nreturn err',
         ),
+        'func (r *Repo) List(ctx context.Context, accountID int64, sort string) error {\n\torderBy, ok := sortColumns[sort]\n\tif !ok {\n\t\torderBy = "created_at"\n\t}\n\tq := fmt.Sprintf("SELECT id FROM orders WHERE account_id = $1 ORDER BY %s", orderBy)\n\treturn r.db.SelectContext(ctx, &orders, q, accountID)\n}',
+        fn('rows, err := pool.Query(ctx, "SELECT id FROM users WHERE email = $1", email)\n_ = rows\nreturn err'),
       ],
     },
   },
@@ -307,7 +399,16 @@ export const goRules: Rule[] = [
       kind: 'call_expression',
       all: [
         { has: { field: 'function', regex: '(^template\\.New\\(.*\\)|^(tmpl|tpl|t|template))\\.Parse$' } },
-        argument(1, fromRequest),
+        argument(1, {
+          any: [
+            fromRequest,
+            // `func (r *Renderer) Render(userTemplate string, ...)`: a parameter named as user-written text.
+            {
+              ...functionParameter('$SOURCE'),
+              regex: '^(user|custom|tenant|untrusted|submitted|input)([A-Z_]\\w*)?$',
+            },
+          ],
+        }),
       ],
     },
     cwe: 'CWE-1336',
@@ -315,10 +416,12 @@ export const goRules: Rule[] = [
       invalid: [
         handler('tmpl, err := template.New("preview").Parse(r.FormValue("body"))\n_, _ = tmpl, err'),
         handler('src := r.URL.Query().Get("tpl")\nt, _ := template.New("x").Parse(src)\n_ = t'),
+        'func (r *Renderer) Render(userTemplate string, data any) error {\n\ttmpl, err := template.New("n").Funcs(r.funcs).Parse(userTemplate)\n\t_ = tmpl\n\treturn err\n}',
       ],
       valid: [
         handler('tmpl, err := template.New("preview").Parse(previewTemplate)\n_, _ = tmpl, err'),
         handler('u, err := url.Parse(r.FormValue("next"))\n_, _ = u, err'),
+        'func (r *Renderer) Load(layout string) error {\n\ttmpl, err := template.New("n").Parse(layout)\n\t_ = tmpl\n\treturn err\n}',
       ],
     },
   },
@@ -330,26 +433,45 @@ export const goRules: Rule[] = [
     message:
       'A shell runs a command string built at run time ("sh -c" with a non-literal): shell metacharacters in the value run extra commands (command injection). Run the program directly with separate arguments: exec.Command("convert", src, dst).',
     rule: {
-      kind: 'call_expression',
       any: [
         {
-          all: [
-            { has: { field: 'function', regex: '^exec\\.Command$' } },
-            argument(1, {
-              regex: '^["`](/bin/|/usr/bin/)?(sh|bash|zsh|ksh|dash)["`]$|^["`](cmd|cmd\\.exe|powershell|pwsh)["`]$',
-            }),
-            argument(2, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
-            argument(3, { not: stringLiteral }),
-          ],
+          ...shellCommand,
+          // A shell helper called with request data in this file is reported at that call (below).
+          not: {
+            inside: {
+              stopBy: 'end',
+              kind: 'function_declaration',
+              has: { field: 'name', pattern: '$HELPER' },
+              inside: {
+                kind: 'source_file',
+                has: {
+                  stopBy: 'end',
+                  kind: 'call_expression',
+                  all: [
+                    { has: { field: 'function', kind: 'identifier', pattern: '$HELPER' } },
+                    { has: { field: 'arguments', has: fromRequest } },
+                  ],
+                },
+              },
+            },
+          },
         },
+        // `shell("pg_dump %s | gzip", db)` where `func shell(format string, args ...any)` runs `sh -c`.
         {
+          kind: 'call_expression',
           all: [
-            { has: { field: 'function', regex: '^exec\\.CommandContext$' } },
-            argument(2, {
-              regex: '^["`](/bin/|/usr/bin/)?(sh|bash|zsh|ksh|dash)["`]$|^["`](cmd|cmd\\.exe|powershell|pwsh)["`]$',
-            }),
-            argument(3, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
-            argument(4, { not: stringLiteral }),
+            { has: { field: 'function', kind: 'identifier', pattern: '$HELPER' } },
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'source_file',
+                has: {
+                  kind: 'function_declaration',
+                  all: [{ has: { field: 'name', pattern: '$HELPER' } }, { has: { stopBy: 'end', ...shellCommand } }],
+                },
+              },
+            },
+            { has: { field: 'arguments', has: fromRequest } },
           ],
         },
       ],
@@ -360,10 +482,12 @@ export const goRules: Rule[] = [
       invalid: [
         fn('out, err := exec.Command("sh", "-c", "tar xzf "+archive).Output()\n_ = out\nreturn err'),
         fn('cmd := exec.CommandContext(ctx, "/bin/bash", "-c", script)\nreturn cmd.Run()'),
+        'func shell(format string, args ...any) ([]byte, error) {\n\treturn exec.Command("bash", "-c", fmt.Sprintf(format, args...)).CombinedOutput()\n}\n\nfunc backup(w http.ResponseWriter, r *http.Request) {\n\tdb := r.URL.Query().Get("db")\n\tout, err := shell("pg_dump %s", db)\n\t_, _ = out, err\n}',
       ],
       valid: [
         fn('out, err := exec.Command("tar", "xzf", archive).Output()\n_ = out\nreturn err'),
         fn('return exec.Command("sh", "-c", "make clean").Run()'),
+        'func run(name string, args ...string) ([]byte, error) {\n\treturn exec.Command(name, args...).CombinedOutput()\n}\n\nfunc backup(w http.ResponseWriter, r *http.Request) {\n\tout, err := run("pg_dump", "--format=custom", r.URL.Query().Get("db"))\n\t_, _ = out, err\n}',
       ],
     },
   },
@@ -463,7 +587,7 @@ export const goRules: Rule[] = [
     id: 'go.ssrf',
     languages: ['go'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'An outgoing request to a URL taken from the request: the caller can make the server reach internal services or cloud metadata (SSRF). Allow-list hosts, or map a key to a fixed URL.',
     rule: {
@@ -475,8 +599,20 @@ export const goRules: Rule[] = [
             argument(1, fromRequest),
           ],
         },
-        { all: [{ has: { field: 'function', regex: '^http\\.NewRequest$' } }, argument(2, fromRequest)] },
-        { all: [{ has: { field: 'function', regex: '^http\\.NewRequestWithContext$' } }, argument(3, fromRequest)] },
+        // A request built here and sent in the same function is reported where it is sent (`client.Do(req)`).
+        {
+          ...taintedNewRequest,
+          not: {
+            inside: {
+              stopBy: 'end',
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+              has: { stopBy: 'end', ...callTo('\\.Do$') },
+            },
+          },
+        },
+        {
+          all: [{ has: { field: 'function', regex: '\\.Do$' } }, argument(1, assignedFrom(taintedNewRequest, '$REQ'))],
+        },
       ],
     },
     cwe: 'CWE-918',
@@ -489,6 +625,7 @@ export const goRules: Rule[] = [
         handler(
           'var req verifyRequest\nif err := json.NewDecoder(r.Body).Decode(&req); err != nil {\n\treturn\n}\ntarget := req.CallbackURL\nresp, err := http.Get(target)\n_, _ = resp, err',
         ),
+        'func (h *Handler) Verify(c echo.Context) error {\n\tcallback := c.QueryParam("callback")\n\treq, err := http.NewRequestWithContext(c.Request().Context(), http.MethodPost, callback, nil)\n\tif err != nil {\n\t\treturn err\n\t}\n\tresp, err := h.client.Do(req)\n\t_ = resp\n\treturn err\n}',
       ],
       valid: [
         handler('resp, err := http.Get(webhooks[r.URL.Query().Get("name")])\n_, _ = resp, err'),
@@ -499,6 +636,9 @@ export const goRules: Rule[] = [
         handler(
           'resp, err := http.Post(apiURL, "text/plain", strings.NewReader(r.FormValue("msg")))\n_, _ = resp, err',
         ),
+        handler(
+          'req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, statusURL, nil)\nif err != nil {\n\treturn\n}\nresp, err := client.Do(req)\n_, _ = resp, err',
+        ),
       ],
     },
   },
@@ -506,16 +646,39 @@ export const goRules: Rule[] = [
     id: 'go.path-traversal',
     languages: ['go'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'A file path built from the request: "../" in the value reaches files outside the intended folder (path traversal). Use filepath.Base on the name, or check the cleaned path stays under the base directory (os.Root in Go 1.24).',
     rule: {
       kind: 'call_expression',
-      has: {
-        field: 'function',
-        regex:
-          '^(filepath\\.Join|path\\.Join|os\\.(Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile)|ioutil\\.(ReadFile|WriteFile)|http\\.ServeFile)$',
-      },
+      any: [
+        {
+          has: {
+            field: 'function',
+            regex:
+              '^(os\\.(Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile|ReadDir|Mkdir|MkdirAll)|ioutil\\.(ReadFile|WriteFile)|http\\.ServeFile)$',
+          },
+        },
+        // gin `c.File` / `c.FileAttachment`, echo `c.Attachment` / `c.Inline`, fiber `c.SendFile` / `c.Download`.
+        {
+          has: {
+            field: 'function',
+            regex: '^(c|ctx)\\.(File|FileAttachment|Attachment|Inline|SendFile|Download|SaveUploadedFile)$',
+          },
+        },
+        // A joined path used in place; one stored in a variable is reported where the file is opened.
+        {
+          has: { field: 'function', regex: '^(filepath|path)\\.Join$' },
+          not: {
+            inside: {
+              kind: 'expression_list',
+              inside: {
+                any: [{ kind: 'short_var_declaration' }, { kind: 'assignment_statement' }, { kind: 'var_spec' }],
+              },
+            },
+          },
+        },
+      ],
       all: [
         { has: { field: 'arguments', has: fromRequest } },
         { not: { has: { field: 'arguments', has: { stopBy: 'end', ...callTo('^(filepath|path)\\.Base$') } } } },
@@ -538,6 +701,7 @@ export const goRules: Rule[] = [
         handler('data, err := os.ReadFile(filepath.Join(baseDir, r.URL.Query().Get("file")))\n_, _ = data, err'),
         handler('name := r.FormValue("name")\nhttp.ServeFile(w, r, filepath.Join("uploads", name))'),
         'func DownloadExport(c *gin.Context) {\n\tf, err := os.Open(filepath.Join("/data/exports", c.Query("path")))\n\t_, _ = f, err\n}',
+        'func Report(c *gin.Context) {\n\tfile := c.Query("file")\n\tc.FileAttachment(filepath.Join("/srv/reports", file), file)\n}',
       ],
       valid: [
         handler(
@@ -587,10 +751,32 @@ export const goRules: Rule[] = [
     type: 'bug',
     severity: 'important',
     message:
-      'This `if err != nil` returns nil from a function that returns an error: the failure is reported as success and the caller carries on (a message is acknowledged, data is lost). Return the error, wrapped with context.',
+      'This `if err != nil` returns a nil error from a function that returns an error: the failure is reported as success and the caller carries on (a message is acknowledged, data is lost). Return the error, wrapped with context.',
     rule: {
       kind: 'return_statement',
-      regex: '^return\\s+nil$',
+      any: [
+        {
+          regex: '^return\\s+nil$',
+          inside: {
+            stopBy: {
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            },
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            has: { field: 'result', regex: '^error$' },
+          },
+        },
+        // `return flags, nil` from a function returning (T, error).
+        {
+          regex: '^return\\s+[^,]+(,\\s*[^,]+)*,\\s*nil$',
+          inside: {
+            stopBy: {
+              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            },
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+            has: { field: 'result', kind: 'parameter_list', regex: ',\\s*error\\s*\\)$' },
+          },
+        },
+      ],
       inside: {
         kind: 'statement_list',
         not: { has: { nthChild: 2 } },
@@ -603,22 +789,12 @@ export const goRules: Rule[] = [
           },
         },
       },
-      all: [
-        {
-          inside: {
-            stopBy: {
-              any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
-            },
-            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
-            has: { field: 'result', regex: '^error$' },
-          },
-        },
-      ],
     },
     examples: {
       invalid: [
         'func (c *Consumer) Handle(body []byte) error {\n\tvar evt Event\n\tif err := json.Unmarshal(body, &evt); err != nil {\n\t\treturn nil\n\t}\n\treturn c.save(evt)\n}',
         'func load(path string) error {\n\tdata, err := os.ReadFile(path)\n\tif err != nil {\n\t\treturn nil\n\t}\n\treturn parse(data)\n}',
+        'func FetchFlags(resp *http.Response) (map[string]bool, error) {\n\tflags := map[string]bool{}\n\tif err := json.NewDecoder(resp.Body).Decode(&flags); err != nil {\n\t\treturn flags, nil\n\t}\n\treturn flags, nil\n}',
       ],
       valid: [
         'func (c *Consumer) Handle(body []byte) error {\n\tvar evt Event\n\tif err := json.Unmarshal(body, &evt); err != nil {\n\t\treturn fmt.Errorf("decode: %w", err)\n\t}\n\treturn nil\n}',
@@ -635,16 +811,16 @@ export const goRules: Rule[] = [
     message:
       'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
     rule: {
-      kind: 'comment',
-      regex:
-        '^//\\s*(return\\s+[\\w.&*]+(\\(.*\\))?(,\\s*[\\w.&*]+(\\(.*\\))?)*|(defer\\s+|go\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)|[A-Za-z_][\\w.]*(,\\s*[A-Za-z_][\\w.]*)*\\s*:?=\\s*[\\w"&\\[{(].*|(if|for)\\s.*\\{)\\s*$',
-      not: { regex: '(?i)^//\\s*(nolint|go:|todo|fixme|note|deprecated|see|example|output)\\b' },
+      ...codeComment,
+      // A commented-out block is reported once, on its first line.
+      not: { any: [{ regex: NOT_CODE_COMMENT }, { follows: codeComment }] },
     },
     examples: {
       invalid: [
         'func f() error {\n\tif err := push(); err != nil {\n\t\t// return d.retry.Schedule(ctx, job, 3)\n\t\treturn err\n\t}\n\treturn nil\n}',
         'func f() {\n\t// log.Printf("state %v", s)\n\trun()\n}',
         'func f() {\n\t// retries := 5\n\trun()\n}',
+        'func f(w http.ResponseWriter, r *http.Request) {\n\t// if !a.auth.IsAdmin(r) {\n\t// \thttp.Error(w, "forbidden", http.StatusForbidden)\n\t// \treturn\n\t// }\n\trun()\n}',
       ],
       valid: [
         '// Handle decodes the event and records it.\nfunc Handle() {}',
@@ -1126,7 +1302,7 @@ export const goRules: Rule[] = [
     id: 'go.string-concat-in-loop',
     languages: ['go'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'String += in a loop copies the whole string on every iteration (quadratic time). Use a strings.Builder, or strings.Join.',
     rule: {
@@ -1161,14 +1337,15 @@ export const goRules: Rule[] = [
     id: 'go.regexp-in-loop',
     languages: ['go'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
-      'A constant regular expression is compiled on every loop iteration. Compile it once, e.g. a package-level var emailRE = regexp.MustCompile(...).',
+      'A regular expression that does not change in the loop (a literal or a parameter) is compiled on every iteration. Compile it once, before the loop or in a package-level var emailRE = regexp.MustCompile(...).',
     rule: {
       kind: 'call_expression',
       all: [
         { has: { field: 'function', regex: '^regexp\\.(MustCompile|Compile|MustCompilePOSIX|CompilePOSIX)$' } },
-        argument(1, stringLiteral),
+        // A literal, or a parameter of the function: the same pattern on every iteration.
+        argument(1, { any: [stringLiteral, functionParameter('$PATTERN')] }),
         insideLoopBody,
       ],
     },
@@ -1178,10 +1355,108 @@ export const goRules: Rule[] = [
           'for _, line := range lines {\n\tre := regexp.MustCompile(`\\d+`)\n\t_ = re.FindString(line)\n}\nreturn nil',
         ),
         fn('for {\n\tok, _ := regexp.MatchString("a", s)\n\tre, _ := regexp.Compile("^x$")\n\t_, _ = ok, re\n}'),
+        'func Filter(lines []string, pattern string) []string {\n\tvar out []string\n\tfor _, line := range lines {\n\t\tre := regexp.MustCompile(pattern)\n\t\tif re.MatchString(line) {\n\t\t\tout = append(out, line)\n\t\t}\n\t}\n\treturn out\n}',
       ],
       valid: [
         fn('re := regexp.MustCompile(`\\d+`)\nfor _, line := range lines {\n\t_ = re.FindString(line)\n}\nreturn nil'),
         fn('for _, p := range patterns {\n\tres = append(res, regexp.MustCompile(p))\n}\nreturn nil'),
+      ],
+    },
+  },
+  {
+    id: 'go.decode-invariant-in-loop',
+    languages: ['go'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'The same bytes (a parameter of the function, unchanged by the loop) are decoded again on every iteration. Unmarshal them once before the loop and reuse the value.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        { has: { field: 'function', regex: '^(json|yaml|xml|toml)\\.Unmarshal$' } },
+        argument(1, {
+          any: [
+            functionParameter('$RAW'),
+            { regex: '^\\[\\]byte\\(\\w+\\)$', has: { stopBy: 'end', ...functionParameter('$RAW') } },
+          ],
+        }),
+        insideLoopBody,
+      ],
+    },
+    examples: {
+      invalid: [
+        'func Breaches(samples []Sample, raw []byte) ([]Sample, error) {\n\tvar out []Sample\n\tfor _, s := range samples {\n\t\tvar t Thresholds\n\t\tif err := json.Unmarshal(raw, &t); err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\tout = append(out, s)\n\t}\n\treturn out, nil\n}',
+        'func Apply(items []Item, rules string) error {\n\tfor _, it := range items {\n\t\tvar r Rules\n\t\tif err := yaml.Unmarshal([]byte(rules), &r); err != nil {\n\t\t\treturn err\n\t\t}\n\t\tr.Apply(it)\n\t}\n\treturn nil\n}',
+      ],
+      valid: [
+        'func Decode(lines [][]byte) ([]Event, error) {\n\tvar out []Event\n\tfor _, line := range lines {\n\t\tvar e Event\n\t\tif err := json.Unmarshal(line, &e); err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\tout = append(out, e)\n\t}\n\treturn out, nil\n}',
+        'func Breaches(samples []Sample, raw []byte) error {\n\tvar t Thresholds\n\tif err := json.Unmarshal(raw, &t); err != nil {\n\t\treturn err\n\t}\n\tfor _, s := range samples {\n\t\tcheck(s, t)\n\t}\n\treturn nil\n}',
+      ],
+    },
+  },
+  {
+    id: 'go.js-vm-eval',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'An embedded JavaScript (goja, otto, v8go) or Go (yaegi) interpreter runs source text that is not a constant: whoever writes that text runs code in the service, with the values and functions exposed to the VM (code injection). Evaluate only your own scripts, or offer a restricted expression language.',
+    rule: {
+      kind: 'call_expression',
+      all: [
+        {
+          has: {
+            field: 'function',
+            kind: 'selector_expression',
+            any: [
+              { has: { field: 'field', regex: '^(RunString|RunScript|EvalString)$' } },
+              {
+                all: [
+                  { has: { field: 'field', regex: '^(Run|Eval)$' } },
+                  { has: { field: 'operand', regex: '^(vm|jsvm|js|rt|runtime|otto|interp|interpreter|i|engine)$' } },
+                ],
+              },
+            ],
+          },
+        },
+        {
+          has: {
+            field: 'arguments',
+            has: {
+              any: [
+                { kind: 'identifier' },
+                { kind: 'selector_expression' },
+                { kind: 'binary_expression' },
+                { kind: 'call_expression' },
+              ],
+              not: { regex: '^(ctx|context\\.\\w+\\(\\))$' },
+            },
+          },
+        },
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'source_file',
+            has: {
+              stopBy: 'end',
+              kind: 'import_spec',
+              regex:
+                '"(github\\.com/dop251/goja|github\\.com/robertkrimen/otto|rogchap\\.com/v8go|github\\.com/traefik/yaegi/interp)"',
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-94',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'import "github.com/dop251/goja"\n\nfunc Evaluate(rule Rule) (bool, error) {\n\tvm := goja.New()\n\tv, err := vm.RunString(rule.Expression)\n\tif err != nil {\n\t\treturn false, err\n\t}\n\treturn v.ToBoolean(), nil\n}',
+        'import "github.com/robertkrimen/otto"\n\nfunc Run(src string) error {\n\tvm := otto.New()\n\t_, err := vm.Run(src)\n\treturn err\n}',
+      ],
+      valid: [
+        'import "github.com/dop251/goja"\n\nfunc Version() (string, error) {\n\tvm := goja.New()\n\tv, err := vm.RunString("1 + 1")\n\tif err != nil {\n\t\treturn "", err\n\t}\n\treturn v.String(), nil\n}',
+        'import "os/exec"\n\nfunc Run(src string) error {\n\treturn engine.Eval(src)\n}',
       ],
     },
   },

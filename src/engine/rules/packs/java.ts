@@ -18,7 +18,44 @@ const concatenation = {
   all: [
     { has: { field: 'operator', regex: '^\\+$' } },
     { has: { stopBy: 'end', kind: 'string_literal' } },
-    { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'method_invocation' }, { kind: 'field_access' }] } },
+    {
+      has: {
+        stopBy: 'end',
+        any: [{ kind: 'identifier' }, { kind: 'method_invocation' }, { kind: 'field_access' }],
+        not: {
+          any: [
+            // `(activeOnly ? " AND u.active = true" : "")`: the condition only picks one of two literals.
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'ternary_expression',
+                all: [
+                  { has: { field: 'consequence', kind: 'string_literal' } },
+                  { has: { field: 'alternative', kind: 'string_literal' } },
+                ],
+              },
+            },
+            // `column` from `String column = SORTS.getOrDefault(sort, "created_at");`: an allow-list.
+            {
+              kind: 'identifier',
+              pattern: '$ALLOWED',
+              inside: {
+                stopBy: 'end',
+                kind: 'method_declaration',
+                has: {
+                  stopBy: 'end',
+                  kind: 'variable_declarator',
+                  all: [
+                    { has: { field: 'name', pattern: '$ALLOWED' } },
+                    { has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+                  ],
+                },
+              },
+            },
+          ],
+        },
+      },
+    },
   ],
 };
 const stringFormat = { kind: 'method_invocation', regex: '^(String\\.format|\\w+\\.formatted)\\(|\\.formatted\\(' };
@@ -60,7 +97,13 @@ const declaredSql = {
   },
 };
 
+/** A comment in an empty block that only says it is empty, without a reason. */
+const PLACEHOLDER_COMMENT =
+  '(?i)^//\\s*(ignored?|ignoring|ignore (it|this|exception|errors?)|nothing|do nothing|no-?op|empty|swallow(ed)?|todo\\b.*|fixme\\b.*)?[.!]?\\s*$';
+
 const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
+/** A variable holding a one-time code, PIN or secret. */
+const CODE_NAME = '(?i)(otp|code|pin|token|password|passwd|secret|nonce|salt|apikey|sessionid|csrf)$';
 
 /** Inside the body of a loop, not in the loop header. */
 const inLoopBody = {
@@ -84,6 +127,195 @@ const URL_GETTER = {
     { has: { field: 'object', kind: 'identifier', pattern: '$DTO' } },
     { has: { field: 'name', regex: '(?i)^get\\w*(url|uri|endpoint|callback|webhook|host)$' } },
     { has: { field: 'arguments', not: { has: { kind: 'identifier' } } } },
+  ],
+};
+
+/** `$meta` is a parameter of the enclosing method bound from the request (@RequestParam, @PathVariable, @RequestHeader). */
+const requestParameter = (meta: string): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    stopBy: 'end',
+    kind: 'method_declaration',
+    has: {
+      field: 'parameters',
+      has: {
+        kind: 'formal_parameter',
+        all: [
+          { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
+          { has: { field: 'name', pattern: meta } },
+        ],
+      },
+    },
+  },
+});
+
+/** `$meta` is a local declared in the same method from a value matching `value` (no `field` key in it). */
+const declaredFrom = (meta: string, value: Record<string, unknown>): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }],
+    has: {
+      stopBy: 'end',
+      kind: 'variable_declarator',
+      all: [{ has: { field: 'name', pattern: meta } }, { has: { field: 'value', ...value } }],
+    },
+  },
+});
+
+/** `$meta` is a parameter of the enclosing method or a field of the class: the same on every loop iteration. */
+const parameterOrField = (meta: string): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  any: [
+    {
+      inside: {
+        stopBy: 'end',
+        kind: 'method_declaration',
+        has: { field: 'parameters', has: { kind: 'formal_parameter', has: { field: 'name', pattern: meta } } },
+      },
+    },
+    {
+      inside: {
+        stopBy: 'end',
+        kind: 'class_body',
+        has: { kind: 'field_declaration', has: { field: 'declarator', has: { field: 'name', pattern: meta } } },
+      },
+    },
+  ],
+});
+
+/** A value that does not change inside a loop: a parameter or field, or a getter without arguments on one. */
+const loopInvariant = {
+  any: [
+    parameterOrField('$INVARIANT'),
+    {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'object', ...parameterOrField('$INVARIANT') } },
+        { has: { field: 'arguments', regex: '^\\(\\s*\\)$' } },
+      ],
+    },
+  ],
+};
+
+/** `{"sh", "-c", "ping " + host}`: a shell with -c and a command that is not one literal. */
+const SHELL_ARGUMENTS =
+  '["\'](/bin/)?(sh|bash|cmd|cmd\\.exe)["\']\\s*,\\s*["\'](-c|/c)["\']\\s*,\\s*([^"\\s]|"[^"]*"\\s*\\+)';
+
+/** An outgoing HTTP call whose first argument is the URL: RestTemplate, java.net.http, WebClient, Jsoup. */
+const HTTP_CLIENT_CALL = {
+  kind: 'method_invocation',
+  any: [
+    {
+      all: [
+        {
+          has: {
+            field: 'name',
+            regex:
+              '^(getForObject|getForEntity|postForObject|postForEntity|postForLocation|exchange|put|delete|patchForObject)$',
+          },
+        },
+        { has: { field: 'object', regex: '(?i)resttemplate$|^(rest|restClient|template)$' } },
+      ],
+    },
+    { regex: '^(URI\\.create|HttpRequest\\.newBuilder|Jsoup\\.connect)\\(' },
+    // WebClient: `webClient.get().uri(url)`.
+    { has: { field: 'name', regex: '^uri$' }, regex: '(?i)client\\b.*\\.(get|post|put|delete|patch|method)\\(' },
+  ],
+};
+/** `new URL(...)`, `new URI(...)`. */
+const URL_CONSTRUCTOR = {
+  kind: 'object_creation_expression',
+  has: { field: 'type', regex: '^(java\\.net\\.)?(URL|URI)$' },
+};
+
+/**
+ * A URL the caller chose: a request parameter, or a string that starts with it or with a bare scheme
+ * (`"https://" + host + "/status"`). `"https://api.internal/users/" + id` fixes the host: not SSRF.
+ */
+const USER_URL = {
+  any: [
+    requestParameter('$P'),
+    {
+      kind: 'binary_expression',
+      has: { stopBy: 'end', ...requestParameter('$P') },
+      any: [
+        { regex: '^"[a-zA-Z]*:?/*"\\s*\\+' },
+        { has: { field: 'left', ...requestParameter('$P') } },
+        { has: { field: 'left', kind: 'binary_expression', has: { field: 'left', ...requestParameter('$P') } } },
+      ],
+    },
+  ],
+};
+
+/** A file or path built from the name the client gave its upload. */
+const CLIENT_PATH = {
+  any: [
+    { kind: 'object_creation_expression', has: { field: 'type', regex: '^File$' } },
+    { kind: 'method_invocation', regex: '^(Paths\\.get|Path\\.of|[\\w.]+\\.resolve)\\(' },
+  ],
+  has: {
+    field: 'arguments',
+    has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.getOriginalFilename\\(\\)$' },
+  },
+};
+
+/** Stops a search for an enclosing node at the method or class. */
+const IN_METHOD = { any: [{ kind: 'method_declaration' }, { kind: 'class_body' }] };
+/** A lambda passed to a stream or collection operation: it runs once per element. */
+const streamLambda = {
+  kind: 'lambda_expression',
+  inside: {
+    kind: 'argument_list',
+    inside: {
+      kind: 'method_invocation',
+      has: {
+        field: 'name',
+        regex: '^(filter|map|flatMap|forEach|anyMatch|allMatch|noneMatch|removeIf|replaceAll|mapToObj|peek)$',
+      },
+    },
+  },
+};
+
+/** A line comment that holds a Java statement. */
+const CODE_COMMENT = [
+  { regex: '^//\\s*(final\\s+)?[A-Z][\\w<>,\\[\\] ]*\\s+\\w+\\s*=.*;\\s*$' },
+  { regex: '^//\\s*(return\\b.*|[\\w$.]+\\(.*\\)|[\\w$.\\[\\]]+\\s*=[^=].*|throw\\s+new\\s.+);\\s*$' },
+  // `// if (cond) {` opening a block, or a whole `// if (cond) { ... }` on one line.
+  { regex: '^//\\s*(if|for|while)\\s*\\(.*\\)\\s*\\{.*$' },
+];
+
+/** Handler methods of a Spring controller. */
+const MAPPING = '@(Get|Post|Put|Delete|Patch|Request)Mapping\\b';
+
+/** An X509TrustManager method checkServerTrusted with an empty body: it accepts every certificate. */
+const emptyCheckServerTrusted = {
+  kind: 'method_declaration',
+  all: [
+    { has: { field: 'name', regex: '^checkServerTrusted$' } },
+    {
+      has: {
+        field: 'body',
+        kind: 'block',
+        not: {
+          has: {
+            any: [
+              { kind: 'expression_statement' },
+              { kind: 'throw_statement' },
+              { kind: 'if_statement' },
+              { kind: 'local_variable_declaration' },
+              { kind: 'return_statement' },
+              { kind: 'try_statement' },
+              { kind: 'line_comment' },
+              { kind: 'block_comment' },
+            ],
+          },
+        },
+      },
+    },
   ],
 };
 
@@ -113,14 +345,15 @@ export const javaRules: Rule[] = [
         {
           kind: 'method_invocation',
           all: [
-            { has: { field: 'object', regex: '(?i)jdbc(template)?$' } },
+            { has: { field: 'object', regex: '(?i)jdbc' } },
             {
               has: {
                 field: 'name',
-                regex: '^(query|queryForObject|queryForList|queryForMap|queryForRowSet|update|batchUpdate|execute)$',
+                regex:
+                  '^(query|queryForObject|queryForList|queryForMap|queryForRowSet|queryForStream|update|batchUpdate|execute)$',
               },
             },
-            firstArgument(builtString),
+            firstArgument({ any: [builtString, declaredSql] }),
           ],
         },
       ],
@@ -162,6 +395,9 @@ export const javaRules: Rule[] = [
         method(
           'String sql = "SELECT name FROM items WHERE warehouse = \'" + warehouse + "\'";\ntry (Statement stmt = connection.createStatement(); ResultSet rs = stmt.executeQuery(sql)) {\n  rs.next();\n}',
         ),
+        method(
+          'String sql = String.format("SELECT * FROM orders WHERE customer_id = ? ORDER BY %s %s", sortField, direction);\nreturn jdbc.query(sql, mapper, customerId);',
+        ),
       ],
       valid: [
         method(
@@ -175,6 +411,9 @@ export const javaRules: Rule[] = [
         method(
           'String column = SORT_COLUMNS.getOrDefault(sort, "name");\nreturn jdbcTemplate.queryForList("SELECT id FROM products WHERE category = ? ORDER BY " + column, category);',
         ),
+        method(
+          'String jpql = "SELECT u FROM User u WHERE u.email LIKE :p" + (activeOnly ? " AND u.active = true" : "");\nreturn em.createQuery(jpql, User.class).setParameter("p", pattern).getResultList();',
+        ),
       ],
     },
   },
@@ -186,29 +425,19 @@ export const javaRules: Rule[] = [
     message:
       'The server calls a URL that the client supplied in the request body or parameters: a caller can make it reach internal services or cloud metadata (SSRF). Allow-list the hosts, or map an identifier to a known URL.',
     rule: {
-      kind: 'method_invocation',
+      any: [HTTP_CLIENT_CALL, URL_CONSTRUCTOR],
       all: [
-        {
-          any: [
-            {
-              all: [
-                {
-                  has: {
-                    field: 'name',
-                    regex:
-                      '^(getForObject|getForEntity|postForObject|postForEntity|postForLocation|exchange|put|delete|patchForObject)$',
-                  },
-                },
-                { has: { field: 'object', regex: '(?i)resttemplate$|^(rest|restClient|template)$' } },
-              ],
-            },
-            { regex: '^(URI\\.create|HttpRequest\\.newBuilder)\\(' },
-          ],
-        },
         firstArgument({
           any: [
             { kind: 'method_invocation', ...URL_GETTER },
             { has: { stopBy: 'end', kind: 'method_invocation', ...URL_GETTER } },
+            // `String target = body.getCallbackUrl() + "?probe=1";` first.
+            declaredFrom('$URL', {
+              any: [
+                { kind: 'method_invocation', ...URL_GETTER },
+                { has: { stopBy: 'end', kind: 'method_invocation', ...URL_GETTER } },
+              ],
+            }),
           ],
         }),
         {
@@ -239,6 +468,8 @@ export const javaRules: Rule[] = [
       invalid: [
         'class S {\n  String verify(RegistrationRequest registration) {\n    return restTemplate.getForObject(registration.getCallbackUrl() + "?c=" + registration.getChallenge(), String.class);\n  }\n}',
         'class S {\n  String ping(@RequestBody HookDto dto) {\n    return restTemplate.postForObject(dto.getWebhookUrl(), body, String.class);\n  }\n}',
+        'class S {\n  String test(@RequestBody CallbackTest body) {\n    String target = body.getCallbackUrl() + "?probe=1";\n    return restTemplate.getForObject(target, String.class);\n  }\n}',
+        'class S {\n  String importImage(long id, ImportRequest request) throws IOException {\n    try (InputStream in = new URL(request.getImageUrl()).openStream()) {\n      return blobs.put("p/" + id, in);\n    }\n  }\n}',
       ],
       valid: [
         'class S {\n  String verify(RegistrationRequest registration) {\n    return restTemplate.getForObject(config.getCallbackUrl() + "?c=" + registration.getChallenge(), String.class);\n  }\n}',
@@ -335,7 +566,19 @@ export const javaRules: Rule[] = [
           kind: 'method_invocation',
           all: [
             { has: { field: 'name', regex: '^evaluate$' } },
-            { has: { field: 'object', regex: '(?i)velocity' } },
+            {
+              any: [
+                { has: { field: 'object', regex: '(?i)velocity' } },
+                // A VelocityEngine field named `engine`: the file imports Velocity.
+                {
+                  inside: {
+                    stopBy: 'end',
+                    kind: 'program',
+                    has: { kind: 'import_declaration', regex: 'org\\.apache\\.velocity\\.' },
+                  },
+                },
+              ],
+            },
             { has: { field: 'arguments', has: { nthChild: 4, not: { kind: 'string_literal' } } } },
           ],
         },
@@ -366,11 +609,13 @@ export const javaRules: Rule[] = [
       invalid: [
         method('return Boolean.TRUE.equals(parser.parseExpression(condition).getValue(context, Boolean.class));'),
         method('Velocity.evaluate(context, writer, "notice", request.getTemplate());'),
+        'import org.apache.velocity.app.VelocityEngine;\nclass R {\n  String render(CustomerTemplate t, VelocityContext ctx, StringWriter w) {\n    engine.evaluate(ctx, w, t.getName(), t.getBody());\n    return w.toString();\n  }\n}',
         method('Template t = new Template("n", new StringReader(body), cfg);'),
       ],
       valid: [
         method('Object v = parser.parseExpression("name.toUpperCase()").getValue(context);'),
         method('Velocity.evaluate(context, writer, "notice", "Hello $name");'),
+        'import org.apache.velocity.app.VelocityEngine;\nclass R {\n  String render(VelocityContext ctx, StringWriter w) {\n    engine.evaluate(ctx, w, "welcome", "Hello $name");\n    return w.toString();\n  }\n}',
         method('Template t = cfg.getTemplate("notice.ftl");'),
       ],
     },
@@ -536,10 +781,9 @@ export const javaRules: Rule[] = [
             firstArgument({
               any: [
                 builtString,
-                {
-                  kind: 'array_creation_expression',
-                  regex: '["\'](/bin/)?(sh|bash|cmd|cmd\\.exe)["\']\\s*,\\s*["\'](-c|/c)["\']\\s*,\\s*[^"\\s]',
-                },
+                { kind: 'array_creation_expression', regex: SHELL_ARGUMENTS },
+                // `String[] cmd = {"/bin/sh", "-c", "ping " + host};` or `String cmd = "ping " + host;` first.
+                declaredFrom('$CMD', { any: [builtString, { kind: 'array_initializer', regex: SHELL_ARGUMENTS }] }),
               ],
             }),
           ],
@@ -550,7 +794,19 @@ export const javaRules: Rule[] = [
             { has: { field: 'type', regex: '^ProcessBuilder$' } },
             {
               any: [
-                firstArgument(builtString),
+                firstArgument({
+                  any: [
+                    builtString,
+                    { kind: 'method_invocation', regex: `^(List\\.of|Arrays\\.asList)\\(\\s*${SHELL_ARGUMENTS}` },
+                    declaredFrom('$CMD', {
+                      any: [
+                        { kind: 'array_initializer', regex: SHELL_ARGUMENTS },
+                        { kind: 'array_creation_expression', regex: SHELL_ARGUMENTS },
+                        { kind: 'method_invocation', regex: `^(List\\.of|Arrays\\.asList)\\(\\s*${SHELL_ARGUMENTS}` },
+                      ],
+                    }),
+                  ],
+                }),
                 {
                   has: {
                     field: 'arguments',
@@ -572,12 +828,17 @@ export const javaRules: Rule[] = [
         method('Process p = new ProcessBuilder("sh", "-c", command).start();'),
         method('new ProcessBuilder("bash", "-c", "ffmpeg -i " + input).inheritIO().start().waitFor();'),
         method('Runtime.getRuntime().exec(new String[] {"sh", "-c", cmd});'),
+        method(
+          'String[] cmd = {"/bin/sh", "-c", "ping -c 2 " + host};\nProcess process = Runtime.getRuntime().exec(cmd);',
+        ),
+        method('Process p = new ProcessBuilder(List.of("bash", "-c", "tar xzf " + archive)).start();'),
       ],
       valid: [
         method('Process p = new ProcessBuilder("ping", "-c", "1", host).start();'),
         method('new ProcessBuilder("bash", "-c", "make clean").start();'),
         method('Runtime.getRuntime().exec(new String[] {"git", "clone", url});'),
         method('Runtime.getRuntime().exec("make clean");'),
+        method('String[] cmd = {"ping", "-c", "2", host};\nProcess process = Runtime.getRuntime().exec(cmd);'),
       ],
     },
   },
@@ -729,13 +990,63 @@ export const javaRules: Rule[] = [
                   kind: 'field_declaration',
                   inside: {
                     kind: 'class_body',
-                    has: {
-                      kind: 'method_declaration',
-                      all: [
-                        { has: { field: 'name', regex: SECRET_NAME } },
-                        { has: { stopBy: 'end', kind: 'method_invocation', has: { field: 'object', pattern: '$R' } } },
-                      ],
-                    },
+                    any: [
+                      {
+                        has: {
+                          kind: 'method_declaration',
+                          all: [
+                            { has: { field: 'name', regex: SECRET_NAME } },
+                            {
+                              has: {
+                                stopBy: 'end',
+                                kind: 'method_invocation',
+                                has: { field: 'object', pattern: '$R' },
+                              },
+                            },
+                          ],
+                        },
+                      },
+                      // `String code = String.format("%06d", random.nextInt(1_000_000));` in any method.
+                      {
+                        has: {
+                          stopBy: 'end',
+                          kind: 'variable_declarator',
+                          all: [
+                            { has: { field: 'name', regex: CODE_NAME } },
+                            {
+                              has: {
+                                field: 'value',
+                                has: {
+                                  stopBy: 'end',
+                                  kind: 'method_invocation',
+                                  all: [
+                                    { has: { field: 'object', pattern: '$R' } },
+                                    { has: { field: 'name', regex: '^next(Int|Long|Bytes|Double)$' } },
+                                    // An index into a list of values is a random pick, not a secret.
+                                    {
+                                      not: {
+                                        any: [
+                                          {
+                                            inside: {
+                                              kind: 'argument_list',
+                                              inside: {
+                                                kind: 'method_invocation',
+                                                has: { field: 'name', regex: '^get$' },
+                                              },
+                                            },
+                                          },
+                                          { inside: { kind: 'array_access', field: 'index' } },
+                                        ],
+                                      },
+                                    },
+                                  ],
+                                },
+                              },
+                            },
+                          ],
+                        },
+                      },
+                    ],
                   },
                 },
               },
@@ -752,11 +1063,13 @@ export const javaRules: Rule[] = [
         method('String resetToken = Integer.toString(new Random().nextInt(1000000));'),
         method('long sessionId = (long) (Math.random() * Long.MAX_VALUE);'),
         'class TokenFactory {\n  private final Random random = new Random();\n  String resetToken() {\n    return Long.toHexString(random.nextLong());\n  }\n}',
+        'class OneTimeCodes {\n  private final Random random = new Random();\n  String issue(String user) {\n    String code = String.format("%06d", random.nextInt(1_000_000));\n    return code;\n  }\n}',
       ],
       valid: [
         'class Tokens {\n  String generateToken() {\n    SecureRandom random = new SecureRandom();\n    return Long.toHexString(random.nextLong());\n  }\n}',
         method('int jitter = new Random().nextInt(100);'),
         'class Backoff {\n  private final Random random = new Random();\n  long delay() {\n    return random.nextInt(100);\n  }\n}',
+        'class Sampler {\n  private final Random random = new Random();\n  String pick(List<String> codes) {\n    String code = codes.get(random.nextInt(codes.size()));\n    return code;\n  }\n}',
       ],
     },
   },
@@ -764,32 +1077,63 @@ export const javaRules: Rule[] = [
     id: 'java.trust-all-certificates',
     languages: ['java'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'An X509TrustManager whose checkServerTrusted does nothing accepts every certificate: anyone on the network path can impersonate the server. Use the default TrustManager, or load the private CA into a KeyStore.',
     rule: {
-      kind: 'method_declaration',
-      all: [
-        { has: { field: 'name', regex: '^checkServerTrusted$' } },
+      any: [
         {
-          has: {
-            field: 'body',
-            kind: 'block',
-            not: {
+          ...emptyCheckServerTrusted,
+          // Reported where the manager is installed, when that is in the same method (below).
+          not: {
+            any: [
+              {
+                inside: {
+                  stopBy: 'end',
+                  kind: 'argument_list',
+                  inside: { kind: 'method_invocation', has: { field: 'name', regex: '^init$' } },
+                },
+              },
+              {
+                inside: {
+                  stopBy: 'end',
+                  kind: 'variable_declarator',
+                  has: { field: 'name', pattern: '$TM' },
+                  inside: {
+                    stopBy: 'end',
+                    kind: 'method_declaration',
+                    has: {
+                      stopBy: 'end',
+                      kind: 'method_invocation',
+                      all: [
+                        { has: { field: 'name', regex: '^init$' } },
+                        { has: { field: 'arguments', has: { nthChild: 2, pattern: '$TM' } } },
+                      ],
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+        // `ssl.init(null, trustAll, null)` with a trust-all manager declared in the method or written inline.
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^init$' } },
+            {
               has: {
-                any: [
-                  { kind: 'expression_statement' },
-                  { kind: 'throw_statement' },
-                  { kind: 'if_statement' },
-                  { kind: 'local_variable_declaration' },
-                  { kind: 'return_statement' },
-                  { kind: 'try_statement' },
-                  { kind: 'line_comment' },
-                  { kind: 'block_comment' },
-                ],
+                field: 'arguments',
+                has: {
+                  nthChild: 2,
+                  any: [
+                    { has: { stopBy: 'end', ...emptyCheckServerTrusted } },
+                    declaredFrom('$TM', { has: { stopBy: 'end', ...emptyCheckServerTrusted } }),
+                  ],
+                },
               },
             },
-          },
+          ],
         },
       ],
     },
@@ -799,10 +1143,16 @@ export const javaRules: Rule[] = [
       invalid: [
         'class TrustAll implements X509TrustManager {\n  public void checkServerTrusted(X509Certificate[] chain, String authType) {}\n}',
         'TrustManager[] managers = { new X509TrustManager() {\n  public void checkClientTrusted(X509Certificate[] c, String a) {}\n  public void checkServerTrusted(X509Certificate[] c, String a) { }\n  public X509Certificate[] getAcceptedIssuers() { return null; }\n} };',
+        method(
+          'TrustManager[] trustAll = {new X509TrustManager() {\n  public void checkClientTrusted(X509Certificate[] c, String a) {}\n  public void checkServerTrusted(X509Certificate[] c, String a) {}\n  public X509Certificate[] getAcceptedIssuers() { return new X509Certificate[0]; }\n}};\nSSLContext ssl = SSLContext.getInstance("TLS");\nssl.init(null, trustAll, null);',
+        ),
       ],
       valid: [
         'class Pinned implements X509TrustManager {\n  public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {\n    delegate.checkServerTrusted(chain, authType);\n  }\n}',
         'class T implements X509TrustManager {\n  public void checkClientTrusted(X509Certificate[] chain, String authType) {}\n}',
+        method(
+          'SSLContext ssl = SSLContext.getInstance("TLS");\nssl.init(keyManagers, trustManagerFactory.getTrustManagers(), new SecureRandom());',
+        ),
       ],
     },
   },
@@ -810,7 +1160,7 @@ export const javaRules: Rule[] = [
     id: 'java.hostname-verification-disabled',
     languages: ['java'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'A HostnameVerifier that always returns true accepts a certificate for any host: a valid certificate for another domain can impersonate the server. Remove it and keep the default verifier.',
     rule: {
@@ -862,22 +1212,38 @@ export const javaRules: Rule[] = [
     severity: 'warning',
     message:
       'An empty catch block swallows the exception: the failure disappears and the code goes on with bad state. Handle it, log it, or rethrow; name the variable `ignored` and comment why when ignoring is intended.',
+    // Reported on the `catch (...)` line: the parameter, not the whole clause.
     rule: {
-      kind: 'catch_clause',
-      all: [
-        { has: { field: 'body', kind: 'block', not: { has: { regex: '^[^{}]' } } } },
-        { not: { has: { kind: 'catch_formal_parameter', has: { field: 'name', regex: '^(ignored?|expected|_)$' } } } },
-      ],
+      kind: 'catch_formal_parameter',
+      not: { has: { field: 'name', regex: '^(ignored?|expected|_)$' } },
+      inside: {
+        kind: 'catch_clause',
+        has: {
+          field: 'body',
+          kind: 'block',
+          any: [
+            // Nothing but, at most, a comment that gives no reason (`// ignore`, `// TODO`).
+            { not: { has: { regex: '^[^{}]', not: { kind: 'line_comment', regex: PLACEHOLDER_COMMENT } } } },
+            // Only `e.printStackTrace();`: the failure goes to stderr and the code goes on.
+            { regex: '^\\{\\s*\\w+\\.printStackTrace\\(\\s*\\)\\s*;\\s*\\}$' },
+          ],
+        },
+      },
     },
     examples: {
       invalid: [
         method('try {\n  save(order);\n} catch (Exception e) {\n}'),
         method('try { conn.close(); } catch (SQLException e) {}'),
+        method('try {\n  out.write(line);\n} catch (IOException e) {\n  // ignore\n}'),
+        method('try {\n  mailer.send(report);\n} catch (IOException e) {\n  e.printStackTrace();\n}'),
       ],
       valid: [
         method('try {\n  save(order);\n} catch (Exception e) {\n  log.error("save failed", e);\n}'),
         method('try {\n  conn.close();\n} catch (SQLException e) {\n  // closing is best effort\n}'),
         method('try { conn.close(); } catch (SQLException ignored) {}'),
+        method(
+          'try {\n  mailer.send(report);\n} catch (IOException e) {\n  e.printStackTrace();\n  throw new UncheckedIOException(e);\n}',
+        ),
       ],
     },
   },
@@ -952,7 +1318,7 @@ export const javaRules: Rule[] = [
     id: 'java.string-concat-in-loop',
     languages: ['java'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'String += inside a loop copies the whole string on every iteration (quadratic time). Use a StringBuilder, or String.join / Collectors.joining.',
     rule: {
@@ -1278,27 +1644,8 @@ export const javaRules: Rule[] = [
     message:
       'The server fetches a URL taken from the request: a caller can make it reach internal services or cloud metadata (SSRF). Allow-list the hosts, or map an identifier to a known URL.',
     rule: {
-      kind: 'object_creation_expression',
-      has: { field: 'type', regex: '^(java\\.net\\.)?(URL|URI)$' },
-      all: [
-        { has: { field: 'arguments', has: { nthChild: 1, kind: 'identifier', pattern: '$P' } } },
-        {
-          inside: {
-            stopBy: 'end',
-            kind: 'method_declaration',
-            has: {
-              field: 'parameters',
-              has: {
-                kind: 'formal_parameter',
-                all: [
-                  { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
-                  { has: { field: 'name', pattern: '$P' } },
-                ],
-              },
-            },
-          },
-        },
-      ],
+      any: [URL_CONSTRUCTOR, HTTP_CLIENT_CALL],
+      has: { field: 'arguments', has: { nthChild: 1, any: [USER_URL, declaredFrom('$URL', USER_URL)] } },
     },
     cwe: 'CWE-918',
     cvss: 7.5,
@@ -1306,10 +1653,14 @@ export const javaRules: Rule[] = [
       invalid: [
         'class P {\n  @GetMapping("/p")\n  byte[] p(@RequestParam String url) throws IOException {\n    try (InputStream in = new URL(url).openStream()) {\n      return in.readAllBytes();\n    }\n  }\n}',
         'class P {\n  @GetMapping("/p")\n  Object p(@RequestParam("target") String target) throws Exception {\n    return client.send(HttpRequest.newBuilder(new URI(target)).build(), ofString());\n  }\n}',
+        'class P {\n  @GetMapping("/p")\n  String p(@RequestParam String url) throws Exception {\n    return client.send(HttpRequest.newBuilder(URI.create(url)).GET().build(), ofString()).body();\n  }\n}',
+        'class P {\n  @GetMapping("/s")\n  String s(@RequestParam String host) {\n    String target = "https://" + host + "/status";\n    return restTemplate.getForObject(target, String.class);\n  }\n}',
       ],
       valid: [
         'class P {\n  byte[] p(String url) throws IOException {\n    try (InputStream in = new URL(url).openStream()) {\n      return in.readAllBytes();\n    }\n  }\n}',
         'class P {\n  @GetMapping("/p")\n  byte[] p(@RequestParam String id) throws IOException {\n    return new URL(BASE_URL).openStream().readAllBytes();\n  }\n}',
+        'class P {\n  @GetMapping("/u/{id}")\n  String u(@PathVariable String id) {\n    return restTemplate.getForObject("https://users.internal/api/users/" + id, String.class);\n  }\n}',
+        'class P {\n  @GetMapping("/u/{id}")\n  String u(@PathVariable String id) {\n    return restTemplate.getForObject(usersBaseUrl + "/api/users/" + id, String.class);\n  }\n}',
       ],
     },
   },
@@ -1435,29 +1786,46 @@ export const javaRules: Rule[] = [
     id: 'java.regex-compile-in-loop',
     languages: ['java'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'A constant regular expression is compiled for every element (in a loop or a stream lambda). Compile it once into a static final Pattern.',
     rule: {
       kind: 'method_invocation',
       regex: '^Pattern\\.compile\\(',
-      has: { field: 'arguments', has: { nthChild: 1, kind: 'string_literal' } },
       any: [
-        inLoopBody,
+        {
+          all: [
+            // A literal, or a parameter or field: the same pattern on every iteration.
+            firstArgument({ any: [{ kind: 'string_literal' }, loopInvariant] }),
+            { any: [inLoopBody, { inside: { stopBy: IN_METHOD, ...streamLambda } }] },
+          ],
+        },
+        // In a lambda nested in another per-element lambda or loop: compiled once per pair of elements.
         {
           inside: {
-            stopBy: { any: [{ kind: 'method_declaration' }, { kind: 'class_body' }] },
-            kind: 'lambda_expression',
-            inside: {
-              kind: 'argument_list',
-              inside: {
-                kind: 'method_invocation',
-                has: {
-                  field: 'name',
-                  regex: '^(filter|map|flatMap|forEach|anyMatch|allMatch|noneMatch|removeIf|replaceAll)$',
+            stopBy: IN_METHOD,
+            all: [
+              streamLambda,
+              {
+                inside: {
+                  stopBy: IN_METHOD,
+                  any: [
+                    streamLambda,
+                    {
+                      kind: 'block',
+                      inside: {
+                        any: [
+                          { kind: 'for_statement' },
+                          { kind: 'enhanced_for_statement' },
+                          { kind: 'while_statement' },
+                          { kind: 'do_statement' },
+                        ],
+                      },
+                    },
+                  ],
                 },
               },
-            },
+            ],
           },
         },
       ],
@@ -1466,6 +1834,10 @@ export const javaRules: Rule[] = [
       invalid: [
         method('lines.stream().filter(line -> Pattern.compile("ERROR").matcher(line).find()).toList();'),
         method('for (String line : lines) {\n  if (Pattern.compile("^\\\\d+$").matcher(line).matches()) n++;\n}'),
+        'class F {\n  List<String> f(List<String> lines, String pattern) {\n    List<String> out = new ArrayList<>();\n    for (String line : lines) {\n      if (Pattern.compile(pattern).matcher(line).find()) out.add(line);\n    }\n    return out;\n  }\n}',
+        method(
+          'return urls.stream().filter(url -> blocked.stream().noneMatch(d -> Pattern.compile("https?://" + Pattern.quote(d)).matcher(url).find())).toList();',
+        ),
       ],
       valid: [
         method('lines.stream().filter(line -> ERROR_LINE.matcher(line).find()).toList();'),
@@ -1479,7 +1851,7 @@ export const javaRules: Rule[] = [
     id: 'java.query-in-loop',
     languages: ['java'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'A repository lookup runs once per loop iteration (N+1 queries). Load all the rows at once, e.g. findAllById(ids), and index them in a map.',
     rule: {
@@ -1532,20 +1904,332 @@ export const javaRules: Rule[] = [
       'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
     rule: {
       kind: 'line_comment',
-      any: [
-        { regex: '^//\\s*(final\\s+)?[A-Z][\\w<>,\\[\\] ]*\\s+\\w+\\s*=.*;\\s*$' },
-        { regex: '^//\\s*(return\\b.*|[\\w$.]+\\(.*\\)|[\\w$.\\[\\]]+\\s*=[^=].*|throw\\s+new\\s.+);\\s*$' },
-        { regex: '^//\\s*(if|for|while)\\s*\\(.*\\)\\s*\\{\\s*$' },
-      ],
+      any: CODE_COMMENT,
+      // A commented-out block is reported once, on its first line.
+      not: { follows: { kind: 'line_comment', any: CODE_COMMENT } },
     },
     examples: {
       invalid: [
         method('users.deactivate(id);\n// audit.record("user.deactivated", id);'),
         method('// String name = user.getName();\nrun();'),
+        method(
+          '// if (from.getBalance().compareTo(amount) < 0) { throw new InsufficientFunds(); }\nfrom.debit(amount);',
+        ),
       ],
       valid: [
         method('// Deactivate first, then audit (see ADR 12).\nusers.deactivate(id);'),
         method('users.deactivate(id); // idempotent'),
+        method('// if (the cache is cold) we pay one extra query here\nusers.deactivate(id);'),
+      ],
+    },
+  },
+  {
+    id: 'java.spring-html-response-xss',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'A controller returns HTML built from a request parameter as the response body, without escaping: markup in the value runs in the page (XSS). Render a template that escapes, or escape the value with HtmlUtils.htmlEscape / Encode.forHtml.',
+    rule: {
+      kind: 'return_statement',
+      has: {
+        any: [
+          { kind: 'binary_expression', regex: '"[^"]*<[a-zA-Z/!]' },
+          {
+            kind: 'method_invocation',
+            regex: '^(String\\.format\\(\\s*"[^"]*<[a-zA-Z/!]|"[^"]*<[a-zA-Z/!][^"]*"\\.formatted\\()',
+          },
+        ],
+        all: [
+          { has: { stopBy: 'end', ...requestParameter('$P') } },
+          {
+            not: {
+              has: { stopBy: 'end', kind: 'method_invocation', regex: '(?i)(escape|encode|sanitize|clean)\\w*\\(' },
+            },
+          },
+        ],
+      },
+      inside: {
+        stopBy: 'end',
+        kind: 'method_declaration',
+        all: [
+          { has: { kind: 'modifiers', regex: MAPPING } },
+          {
+            any: [
+              { has: { kind: 'modifiers', regex: '@ResponseBody\\b|TEXT_HTML|text/html' } },
+              {
+                inside: {
+                  stopBy: 'end',
+                  kind: 'class_declaration',
+                  has: { kind: 'modifiers', regex: '@RestController\\b' },
+                },
+              },
+            ],
+          },
+        ],
+      },
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        '@RestController\nclass G {\n  @GetMapping(value = "/hi", produces = MediaType.TEXT_HTML_VALUE)\n  public String hi(@RequestParam String name) {\n    return "<h1>Hello, " + name + "!</h1>";\n  }\n}',
+        '@Controller\nclass G {\n  @ResponseBody\n  @GetMapping("/u")\n  public String u(@RequestParam String email) {\n    return String.format("<p>%s unsubscribed</p>", email);\n  }\n}',
+      ],
+      valid: [
+        '@RestController\nclass G {\n  @GetMapping("/hi")\n  public String hi(@RequestParam String name) {\n    return "<h1>Hello, " + HtmlUtils.htmlEscape(name) + "!</h1>";\n  }\n}',
+        '@RestController\nclass G {\n  @GetMapping("/hi")\n  public String hi(@RequestParam String name) {\n    return "<h1>Hello, " + siteName + "!</h1>";\n  }\n}',
+        '@Controller\nclass G {\n  @GetMapping("/hi")\n  public String hi(@RequestParam String name) {\n    return "<h1>Hello, " + name + "!</h1>";\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.spring-view-name-injection',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'The view name a @Controller returns is built from a request parameter: Spring resolves it through the template engine, and Thymeleaf evaluates expressions in it (`__${T(java.lang.Runtime).getRuntime().exec(...)}__::x`), i.e. template injection. Map the parameter to a fixed set of view names.',
+    rule: {
+      any: [
+        {
+          kind: 'return_statement',
+          has: {
+            kind: 'binary_expression',
+            has: { stopBy: 'end', ...requestParameter('$P') },
+            all: [{ regex: '^"|"$' }, { not: { regex: '^"(redirect|forward):' } }],
+          },
+          inside: {
+            stopBy: 'end',
+            kind: 'method_declaration',
+            all: [
+              { has: { kind: 'modifiers', regex: MAPPING } },
+              { not: { has: { kind: 'modifiers', regex: '@ResponseBody\\b' } } },
+              { has: { field: 'type', regex: '^String$' } },
+              {
+                inside: {
+                  stopBy: 'end',
+                  kind: 'class_declaration',
+                  has: { kind: 'modifiers', regex: '@Controller\\b' },
+                },
+              },
+            ],
+          },
+        },
+        {
+          kind: 'object_creation_expression',
+          has: { field: 'type', regex: '^ModelAndView$' },
+          all: [
+            firstArgument({
+              kind: 'binary_expression',
+              has: { stopBy: 'end', ...requestParameter('$P') },
+              not: { regex: '^"(redirect|forward):' },
+            }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-1336',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        '@Controller\nclass H {\n  @GetMapping("/help")\n  public String help(@RequestParam(defaultValue = "index") String section) {\n    return "help/" + section;\n  }\n}',
+        '@Controller\nclass H {\n  @GetMapping("/docs/{page}")\n  public ModelAndView docs(@PathVariable String page) {\n    return new ModelAndView("docs/" + page);\n  }\n}',
+      ],
+      valid: [
+        '@Controller\nclass H {\n  @GetMapping("/help")\n  public String help(@RequestParam String section) {\n    return "redirect:/help?s=" + section;\n  }\n}',
+        '@RestController\nclass H {\n  @GetMapping("/help")\n  public String help(@RequestParam String section) {\n    return "help/" + section;\n  }\n}',
+        '@Controller\nclass H {\n  @GetMapping("/help")\n  public String help(@RequestParam String section, Model model) {\n    model.addAttribute("section", section);\n    return "help/index";\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.jackson-default-typing',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'Jackson default typing without an allow-list lets the JSON name the class to instantiate: gadget classes on the classpath give remote code execution (unsafe deserialization). Remove it, or use activateDefaultTyping with a BasicPolymorphicTypeValidator that allows only your own types.',
+    rule: {
+      kind: 'method_invocation',
+      any: [
+        { has: { field: 'name', regex: '^(enableDefaultTyping|enableDefaultTypingAsProperty)$' } },
+        {
+          all: [
+            { has: { field: 'name', regex: '^activateDefaultTyping(AsProperty)?$' } },
+            firstArgument({ regex: 'LaissezFaireSubTypeValidator' }),
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-502',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        method(
+          'mapper.activateDefaultTyping(LaissezFaireSubTypeValidator.instance, ObjectMapper.DefaultTyping.NON_FINAL);',
+        ),
+        method('mapper.enableDefaultTyping();'),
+      ],
+      valid: [
+        method(
+          'mapper.activateDefaultTyping(BasicPolymorphicTypeValidator.builder().allowIfSubType("com.acme.").build(), ObjectMapper.DefaultTyping.NON_FINAL);',
+        ),
+        method('mapper.findAndRegisterModules();'),
+      ],
+    },
+  },
+  {
+    id: 'java.blocking-call-in-reactive',
+    languages: ['java'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'A blocking call (file I/O, RestTemplate, JDBC, Thread.sleep, block()) in a method that returns a Mono/Flux runs on the event loop: it stalls every other request on that thread. Use the reactive client (WebClient, R2DBC), or wrap it in Mono.fromCallable(...).subscribeOn(Schedulers.boundedElastic()).',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          regex:
+            '^(Files\\.(readAllBytes|readString|readAllLines|lines|write|writeString|copy|move|newInputStream|newOutputStream|newBufferedReader|newBufferedWriter)|Thread\\.sleep)\\(',
+        },
+        {
+          kind: 'method_invocation',
+          all: [
+            {
+              has: {
+                field: 'name',
+                regex: '^(getForObject|getForEntity|postForObject|postForEntity|exchange|executeQuery|executeUpdate)$',
+              },
+            },
+            { has: { field: 'object', regex: '(?i)(rest|resttemplate|template|jdbc\\w*|statement|stmt|ps)$' } },
+          ],
+        },
+        { kind: 'method_invocation', has: { field: 'name', regex: '^(block|blockFirst|blockLast|blockOptional)$' } },
+        {
+          kind: 'object_creation_expression',
+          has: { field: 'type', regex: '^(FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)$' },
+        },
+      ],
+      inside: {
+        stopBy: 'end',
+        kind: 'method_declaration',
+        all: [
+          { has: { field: 'type', regex: '^(Mono|Flux)\\s*<' } },
+          { not: { regex: 'boundedElastic|fromCallable|publishOn|subscribeOn' } },
+        ],
+      },
+    },
+    examples: {
+      invalid: [
+        'class H {\n  public Mono<ServerResponse> latest(ServerRequest request) throws IOException {\n    byte[] body = Files.readAllBytes(dir.resolve("latest.json"));\n    return ServerResponse.ok().bodyValue(body);\n  }\n}',
+        'class H {\n  public Mono<Price> price(@PathVariable String sku) {\n    Price price = rest.getForObject("http://pricing/v1/{sku}", Price.class, sku);\n    return Mono.just(price);\n  }\n}',
+      ],
+      valid: [
+        'class H {\n  public Mono<byte[]> latest() {\n    return Mono.fromCallable(() -> Files.readAllBytes(path)).subscribeOn(Schedulers.boundedElastic());\n  }\n}',
+        'class H {\n  public Price price(String sku) {\n    return rest.getForObject("http://pricing/v1/{sku}", Price.class, sku);\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.future-exception-swallowed',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'exceptionally(ex -> null) turns every failure of the async task into a null result: the error is neither logged nor propagated. Log it (and count it), or let the future complete exceptionally.',
+    rule: {
+      kind: 'lambda_expression',
+      regex: '^\\(?\\s*\\w*\\s*\\)?\\s*->\\s*(null|\\{\\s*\\}|\\{\\s*return\\s+null\\s*;\\s*\\})$',
+      inside: {
+        kind: 'argument_list',
+        inside: { kind: 'method_invocation', has: { field: 'name', regex: '^exceptionally$' } },
+      },
+    },
+    examples: {
+      invalid: [
+        method('CompletableFuture.runAsync(() -> mailer.send(order))\n    .exceptionally(ex -> null);'),
+        method('future.exceptionally(e -> { return null; });'),
+      ],
+      valid: [
+        method('future.exceptionally(ex -> {\n  log.warn("send failed", ex);\n  return null;\n});'),
+        method('future.exceptionally(ex -> Result.failed(ex));'),
+      ],
+    },
+  },
+  {
+    id: 'java.parse-invariant-in-loop',
+    languages: ['java'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'The same JSON (a parameter or a field, unchanged by the loop) is parsed again on every iteration. Parse it once before the loop and reuse the result.',
+    rule: {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'name', regex: '^(readValue|readTree|fromJson)$' } },
+        firstArgument(loopInvariant),
+        inLoopBody,
+      ],
+    },
+    examples: {
+      invalid: [
+        'class P {\n  private final Settings settings;\n  void process(List<Event> events) throws Exception {\n    for (Event event : events) {\n      Table t = mapper.readValue(settings.getRoutingJson(), Table.class);\n      event.route(t);\n    }\n  }\n}',
+        'class P {\n  void process(List<Event> events, String rulesJson) throws Exception {\n    for (Event event : events) {\n      Rules r = gson.fromJson(rulesJson, Rules.class);\n      r.apply(event);\n    }\n  }\n}',
+      ],
+      valid: [
+        'class P {\n  void process(List<String> lines) throws Exception {\n    for (String line : lines) {\n      events.add(mapper.readValue(line, Event.class));\n    }\n  }\n}',
+        'class P {\n  void process(List<Event> events, String rulesJson) throws Exception {\n    Rules r = gson.fromJson(rulesJson, Rules.class);\n    for (Event event : events) {\n      r.apply(event);\n    }\n  }\n}',
+      ],
+    },
+  },
+  {
+    id: 'java.upload-original-filename',
+    languages: ['java'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'An upload is written to a path built from the client-supplied file name (getOriginalFilename): "../" in the name writes outside the upload folder (path traversal). Generate the stored name, or keep only Paths.get(name).getFileName() and check the resolved path stays under the folder.',
+    rule: {
+      any: [
+        {
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^transferTo$' } },
+            firstArgument({ any: [CLIENT_PATH, declaredFrom('$TARGET', CLIENT_PATH)] }),
+          ],
+        },
+        {
+          kind: 'method_invocation',
+          regex: '^Files\\.(copy|write|move|newOutputStream)\\(',
+          has: { field: 'arguments', has: { any: [CLIENT_PATH, declaredFrom('$TARGET', CLIENT_PATH)] } },
+        },
+        {
+          kind: 'object_creation_expression',
+          has: { field: 'type', regex: '^(FileOutputStream|FileWriter)$' },
+          all: [firstArgument({ any: [CLIENT_PATH, declaredFrom('$TARGET', CLIENT_PATH)] })],
+        },
+      ],
+      not: {
+        inside: {
+          stopBy: 'end',
+          kind: 'method_declaration',
+          regex: 'getFileName\\(\\)|FilenameUtils\\.getName|\\.startsWith\\(|contains\\("\\.\\."\\)',
+        },
+      },
+    },
+    cwe: 'CWE-22',
+    cvss: 7.5,
+    examples: {
+      invalid: [
+        method('File target = new File(UPLOAD_DIR, file.getOriginalFilename());\nfile.transferTo(target);'),
+        method('Files.copy(upload.getInputStream(), uploadDir.resolve(upload.getOriginalFilename()));'),
+      ],
+      valid: [
+        method('File target = new File(UPLOAD_DIR, UUID.randomUUID() + ".bin");\nfile.transferTo(target);'),
+        method(
+          'Path target = uploadDir.resolve(Paths.get(upload.getOriginalFilename()).getFileName()).normalize();\nFiles.copy(upload.getInputStream(), target);',
+        ),
       ],
     },
   },

@@ -20,6 +20,8 @@ const LOOP_KINDS = ['for_statement', 'for_in_statement', 'while_statement', 'do_
 
 const anyKind = (kinds: string[]) => ({ any: kinds.map((kind) => ({ kind })) });
 const FUNCTION = anyKind(FUNCTION_KINDS);
+/** A module constant: `INBOX_ICON`, `DEFAULT_TEMPLATE`. */
+const CONSTANT_NAME = { kind: 'identifier', regex: '^[A-Z][A-Z0-9_]*$' };
 
 /**
  * Inside the body of a loop (not its header), with no function in between: a callback defined in
@@ -52,12 +54,175 @@ const DYNAMIC_STRING = { any: [INTERPOLATED_TEMPLATE, CONCATENATION] };
 const SQL_STRING = {
   all: [DYNAMIC_STRING, { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' }],
 };
+/**
+ * A local chosen from a fixed set, so safe to splice into SQL: `const dir = q.dir === 'asc' ? 'ASC' : 'DESC'`,
+ * `const column = SORTABLE[req.query.sort] || 'created_at'`.
+ */
+const ALLOWLISTED_LOCAL = {
+  kind: 'identifier',
+  pattern: '$PICKED',
+  inside: {
+    ...FUNCTION,
+    stopBy: 'end',
+    has: {
+      kind: 'variable_declarator',
+      stopBy: 'end',
+      all: [
+        { has: { field: 'name', pattern: '$PICKED' } },
+        {
+          has: {
+            field: 'value',
+            any: [
+              {
+                kind: 'ternary_expression',
+                all: [
+                  { has: { field: 'consequence', kind: 'string' } },
+                  { has: { field: 'alternative', kind: 'string' } },
+                ],
+              },
+              { kind: 'subscript_expression', has: { field: 'object', regex: '^[A-Z][A-Z0-9_]*$' } },
+              {
+                kind: 'binary_expression',
+                has: {
+                  field: 'left',
+                  kind: 'subscript_expression',
+                  has: { field: 'object', regex: '^[A-Z][A-Z0-9_]*$' },
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  },
+};
+/** SQL text spliced from values, unless every spliced value is a constant or an allow-listed local. */
+const RAW_SQL_FRAGMENT = {
+  any: [
+    CONCATENATION,
+    {
+      kind: 'template_string',
+      has: {
+        kind: 'template_substitution',
+        not: { has: { any: [ALLOWLISTED_LOCAL, { kind: 'identifier', regex: '^[A-Z][A-Z0-9_]*$' }] } },
+      },
+    },
+  ],
+};
+/**
+ * A call of a function of this file that builds SQL text by concatenating or interpolating one of
+ * its parameters: `const sql = buildSearchSql(req.query.q)` with `sql += " AND name LIKE '%" + term + "%'"`.
+ */
+const SQL_HELPER_CALL = {
+  kind: 'call_expression',
+  has: { field: 'function', kind: 'identifier', pattern: '$SQLHELPER' },
+  inside: {
+    kind: 'program',
+    stopBy: 'end',
+    has: {
+      stopBy: 'end',
+      // In this order (ast-grep checks `all` before `any`): the helper's name, then its text.
+      all: [
+        {
+          any: [
+            { kind: 'function_declaration', has: { field: 'name', pattern: '$SQLHELPER' } },
+            {
+              kind: 'variable_declarator',
+              has: { field: 'name', pattern: '$SQLHELPER' },
+              all: [{ has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } }],
+            },
+          ],
+        },
+        { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+        {
+          has: {
+            stopBy: 'end',
+            ...DYNAMIC_STRING,
+            has: {
+              kind: 'identifier',
+              pattern: '$SQLPARAM',
+              stopBy: 'end',
+              not: {
+                inside: {
+                  kind: 'call_expression',
+                  regex: '^(Number|parseInt|parseFloat|Math\\.\\w+)\\(',
+                  stopBy: 'end',
+                },
+              },
+              inside: {
+                ...FUNCTION,
+                stopBy: 'end',
+                has: { field: 'parameters', has: { pattern: '$SQLPARAM', stopBy: 'end' } },
+              },
+            },
+          },
+        },
+      ],
+    },
+  },
+};
+/**
+ * Template source read from a record rather than a file: `page.source`, `template.body`,
+ * `campaign.bodyHtml`, or custom text with a default (`customText ?? 'Thanks <%= name %>'`).
+ */
+const TEMPLATE_SOURCE_FROM_DATA = {
+  any: [
+    {
+      kind: 'member_expression',
+      has: { field: 'property', regex: '(?i)(body|source|src|template|tpl|content|markup|html|text)$' },
+      not: { regex: '^(this\\.|[A-Z][A-Z0-9_]*\\.|__dirname|process\\.)' },
+    },
+    {
+      kind: 'binary_expression',
+      has: { field: 'operator', regex: '^(\\?\\?|\\|\\|)$' },
+      all: [
+        { has: { field: 'left', any: [{ kind: 'identifier', not: CONSTANT_NAME }, { kind: 'member_expression' }] } },
+        { has: { field: 'right', kind: 'string', regex: '(<%|\\{\\{|#\\{|\\$\\{)' } },
+      ],
+    },
+  ],
+};
+/** Methods that store or move data (database writes, payments): their failure loses data. */
+const WRITE_METHOD =
+  '^(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout|mark[A-Z]\\w*)$';
+/** The text of a promise chain that contains such a write: `this.payments.save(p)`, `...capture(id).then(...)`. */
+const WRITE_CALL_TEXT =
+  '\\.(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout)\\s*\\(|\\bmark[A-Z]\\w*\\(';
+/** Names of variables and keys that hold a secret: `JWT_SECRET`, `sessionSecret`, `apiKey`, `dbPassword`. */
+const SECRET_VAR_NAME = '(?i)(password|passwd|secret|api_?key|private_?key|access_?token|auth_?token|signing_?key)$';
+/** `process.env.JWT_SECRET || 'b7f1...'`: an environment variable with a key-like literal default. */
+const ENV_WITH_LITERAL_FALLBACK = {
+  kind: 'binary_expression',
+  has: { field: 'operator', regex: '^(\\|\\||\\?\\?)$' },
+  all: [
+    { has: { field: 'left', regex: '^process\\.env\\b' } },
+    {
+      has: {
+        field: 'right',
+        kind: 'string',
+        regex: '^.[^\\s\'"]{8,}.$',
+        any: [{ regex: '[0-9]' }, { regex: '[a-z].*[A-Z]|[A-Z].*[a-z]' }],
+        not: {
+          regex:
+            '(?i)(example|changeme|change-me|change_me|placeholder|your[-_]|xxx|\\*\\*\\*|dummy|redacted|fake|test|localhost|http|<|\\$\\{|\\{\\{)',
+        },
+      },
+    },
+  ],
+};
 /** Anything but a string literal or a template literal without substitutions. */
 const NON_LITERAL = {
   not: { any: [{ kind: 'string' }, { kind: 'template_string', not: { has: { kind: 'template_substitution' } } }] },
 };
-/** Text that reads straight from an Express/Koa request (`req.query.x`, `req.body`, ...). */
-const REQUEST_INPUT = '^(req|request|ctx\\.request)\\.(query|body|params|headers|cookies)\\b';
+/**
+ * Text that reads straight from a request: Express/Fastify (`req.query.x`, `request.body`), Koa
+ * (`ctx.request.body`, `ctx.params.x`, `ctx.query`; not `ctx.body`, the response) and AWS Lambda
+ * (`event.queryStringParameters.x`).
+ */
+const REQUEST_INPUT =
+  '^((req|request|ctx\\.request)\\.(query|body|params|headers|cookies)|ctx\\.(query|params|headers|cookies)|event\\.(queryStringParameters|pathParameters|multiValueQueryStringParameters))\\b';
+/** A query-string read through URLSearchParams: `request.nextUrl.searchParams.get('file')`. */
+const SEARCH_PARAMS_GET = '^([\\w$]+\\.)*searchParams\\.get(All)?\\(';
 const CONTAINS_REQUEST_INPUT = { has: { kind: 'member_expression', regex: REQUEST_INPUT, stopBy: 'end' } };
 const SANITIZED = { regex: '(?i)(sanitize|purify|escape)' };
 
@@ -107,14 +272,57 @@ const NOT_A_TEST = {
   },
 };
 const REQUEST_VALUE_TEXT =
-  '^((String|Number|decodeURIComponent|decodeURI)\\(\\s*)?(req|request|ctx\\.request|ctx)\\.(query|body|params|headers|cookies)\\b';
+  '^((String|Number|decodeURIComponent|decodeURI)\\(\\s*)?(((req|request|ctx\\.request|ctx)\\.(query|body|params|headers|cookies)|event\\.(queryStringParameters|pathParameters))\\b|([\\w$]+\\.)*searchParams\\.get(All)?\\(|\\(?(await\\s+)?(req|request)\\.(json|formData)\\(\\))';
 /** A value read from the request: `req.query.x`, a local holding it, or a NestJS request parameter. */
 const REQUEST_VALUE = {
   any: [
     { kind: 'member_expression', regex: REQUEST_INPUT },
+    { kind: 'call_expression', regex: SEARCH_PARAMS_GET },
     // `const name = req.query.name`, `String(req.query.q ?? '')`, `const { file } = req.params`.
     declaredFrom({ regex: REQUEST_VALUE_TEXT, ...NOT_A_TEST }, '$REQVAR'),
     nestRequestParameter('$NESTPARAM'),
+  ],
+};
+/** A request value without the NestJS case (smaller, for nested uses): `req.query.x`, or a local read from it. */
+const REQUEST_VALUE_LITE = {
+  any: [
+    { kind: 'member_expression', regex: REQUEST_INPUT },
+    { kind: 'call_expression', regex: SEARCH_PARAMS_GET },
+    declaredFrom({ regex: REQUEST_VALUE_TEXT, ...NOT_A_TEST }, '$REQLOCAL'),
+  ],
+};
+/**
+ * A URL whose host (or whole value) the request controls: a template that starts with a request
+ * value (`${req.body.callbackHost}/hooks`, `http://${req.query.service}.internal`), or
+ * `new URL(req.query.path, base)` (an absolute path replaces the base), or a base built that way.
+ */
+const HOST_TEMPLATE = {
+  kind: 'template_string',
+  regex: '^`(https?://)?\\$\\{',
+  has: {
+    kind: 'template_substitution',
+    not: { follows: { kind: 'template_substitution', stopBy: 'end' } },
+    has: { ...REQUEST_VALUE_LITE, stopBy: 'end' },
+  },
+};
+const URL_HOST_FROM_REQUEST = {
+  any: [
+    HOST_TEMPLATE,
+    {
+      kind: 'new_expression',
+      has: { field: 'constructor', regex: '^URL$' },
+      all: [
+        {
+          has: {
+            field: 'arguments',
+            any: [
+              { has: { nthChild: 1, ...REQUEST_VALUE_LITE } },
+              { has: { nthChild: 2, any: [HOST_TEMPLATE, declaredFrom(HOST_TEMPLATE, '$BASEVAR')] } },
+            ],
+          },
+        },
+      ],
+    },
   ],
 };
 /**
@@ -141,6 +349,16 @@ const carriesRequest = (clean?: Record<string, unknown>) => {
       },
     ],
   };
+};
+
+/** HTML markup built from a request value, with no escaping call: `'<p>' + email + '</p>'`. */
+const REQUEST_HTML = {
+  all: [
+    DYNAMIC_STRING,
+    { regex: '<[a-zA-Z]' },
+    { has: { ...REQUEST_VALUE_LITE, stopBy: 'end' } },
+    { not: { has: { kind: 'call_expression', regex: '(?i)^[\\w$.]*(escape|sanitize|purify|encode)', stopBy: 'end' } } },
+  ],
 };
 
 const FS_PROMISE_FUNCTIONS =
@@ -211,12 +429,93 @@ const DECLARES_LIST = {
   ],
 };
 
+/**
+ * The node (a loop or a per-item callback) does not bind or change `meta`: no parameter,
+ * declaration, for-of variable, assignment or update of it inside, so its value is the same on
+ * every iteration.
+ */
+const boundIn = (meta: string) => {
+  const names = { any: [{ pattern: meta }, { has: { pattern: meta, stopBy: 'end' } }] };
+  return {
+    any: [
+      { has: { field: 'parameters', has: { pattern: meta, stopBy: 'end' } } },
+      { has: { field: 'parameter', pattern: meta } },
+      { has: { field: 'left', ...names } },
+      { has: { field: 'initializer', has: { pattern: meta, stopBy: 'end' } } },
+      { has: { kind: 'variable_declarator', stopBy: 'end', has: { field: 'name', ...names } } },
+      { has: { kind: 'for_in_statement', stopBy: 'end', has: { field: 'left', ...names } } },
+      { has: { kind: 'assignment_expression', stopBy: 'end', has: { field: 'left', ...names } } },
+      { has: { kind: 'augmented_assignment_expression', stopBy: 'end', has: { field: 'left', ...names } } },
+      { has: { kind: 'update_expression', stopBy: 'end', has: { pattern: meta, stopBy: 'end' } } },
+      { has: { kind: 'catch_clause', stopBy: 'end', has: { field: 'parameter', ...names } } },
+      { has: { ...FUNCTION, stopBy: 'end', has: { field: 'parameters', has: { pattern: meta, stopBy: 'end' } } } },
+    ],
+  };
+};
+const notBoundIn = (meta: string) => ({ not: boundIn(meta) });
+/** The nearest loop (its body) or per-item callback around the node, with `extra` checked on it. */
+const nearestIteration = (extra?: Record<string, unknown>) => {
+  const checks = extra ? { all: [extra] } : {};
+  return {
+    any: [
+      { inside: { ...anyKind(LOOP_KINDS), field: 'body', stopBy: LOOP_OR_FUNCTION, ...checks } },
+      { inside: { ...ITERATION_CALLBACK, stopBy: FUNCTION, ...checks } },
+    ],
+  };
+};
+
+/** A variable in a RegExp's arguments (not the name of a function it calls). */
+const REGEX_VARIABLE = { kind: 'identifier', not: { inside: { kind: 'call_expression', field: 'function' } } };
+
 /** A line comment whose text parses as a JavaScript statement. */
 const CODE_COMMENT = {
   any: [
     { regex: '^//\\s*(const|let|var)\\s+[\\w${}\\[\\], ]+\\s*=.*;\\s*$' },
     { regex: '^//\\s*(return\\b.*|[\\w$.]+\\(.*\\)|[\\w$.\\[\\]]+\\s*=[^=].*|await\\s.+|import\\s.+from\\s.+);\\s*$' },
     { regex: '^//\\s*(if|for|while)\\s*\\(.*\\)\\s*\\{\\s*$' },
+    // A decorator switched off: `// @UseGuards(AdminGuard)`, `// @Authorized('admin')`.
+    { regex: '^//\\s*@[A-Z][\\w$]*\\(.*\\)\\s*$' },
+  ],
+};
+
+const URL_NAME = '(?i)(url|uri|link|endpoint|host|callback|webhook|target)';
+/** A member `$DTO.<url-like>` whose object the function's parameters declare with `parameter` (a DTO). */
+const urlFieldOfParameter = (parameter: Record<string, unknown>) => ({
+  kind: 'member_expression',
+  all: [
+    { has: { field: 'object', kind: 'identifier', pattern: '$DTO' } },
+    { has: { field: 'property', regex: URL_NAME } },
+    {
+      inside: {
+        ...FUNCTION,
+        stopBy: 'end',
+        has: { field: 'parameters', has: { ...parameter, has: { kind: 'identifier', pattern: '$DTO' } } },
+      },
+    },
+  ],
+});
+/** A URL a client controls: read from the request, or built with the request choosing the host. */
+const SSRF_URL = {
+  any: [
+    REQUEST_VALUE_LITE,
+    // The host comes from the request: `${req.body.callbackHost}/hooks`, `new URL(req.query.path, base)`.
+    URL_HOST_FROM_REQUEST,
+    declaredFrom(URL_HOST_FROM_REQUEST, '$URLVAR'),
+    // A NestJS request parameter named like a URL: `@Query('url') url: string`.
+    { ...nestRequestParameter('$URLPARAM'), regex: URL_NAME },
+    // A URL field of a body read in the same function: `const body = await request.json(); fetch(body.url)`.
+    {
+      kind: 'member_expression',
+      all: [
+        { has: { field: 'property', regex: URL_NAME } },
+        { has: { field: 'object', ...declaredFrom({ regex: REQUEST_VALUE_TEXT }, '$BODYVAR') } },
+      ],
+    },
+    // A field of a NestJS request DTO: `@Body() dto: WebhookDto` ... `fetch(dto.url)`.
+    urlFieldOfParameter({ regex: '^@(Body|Query|Param)\\(' }),
+    // A URL field of a request DTO handed to a service: `importFromUrl(dto: ImportImageDto)` ... `get(dto.sourceUrl)`
+    // (a TypeScript parameter, read as text: `kind` would not compile for JavaScript).
+    urlFieldOfParameter({ regex: '^[\\w$]+\\??\\s*:\\s*\\w*(Dto|DTO|Input|Payload|Body)\\b' }),
   ],
 };
 
@@ -233,9 +532,33 @@ export const javascriptRules: Rule[] = [
       kind: 'call_expression',
       all: [
         calleeProperty('^(query|execute|raw|queryRaw|executeRaw|\\$queryRawUnsafe|\\$executeRawUnsafe|unsafe)$'),
-        firstArgument({ any: [SQL_STRING, declaredFrom(SQL_STRING, '$SQL')] }),
-        // A parameter array means the author is using placeholders for the values.
-        { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
+        {
+          any: [
+            {
+              all: [
+                firstArgument({ any: [SQL_STRING, declaredFrom(SQL_STRING, '$SQL')] }),
+                // A parameter array means the author is using placeholders for the values.
+                { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
+              ],
+            },
+            // A request value spliced in where placeholders cannot go (a column or table name):
+            // `SET ${key} = $1` with `key` from req.body, even though the values are bound.
+            firstArgument({
+              all: [
+                SQL_STRING,
+                // Only the value itself (`${key}`), not placeholders built from it (`${ids.map(() => '?')}`).
+                { has: { kind: 'template_substitution', has: REQUEST_VALUE_LITE } },
+              ],
+            }),
+            // SQL text returned by a helper of this file that splices its arguments into the query.
+            {
+              all: [
+                { not: { has: { field: 'arguments', has: { nthChild: 2, not: FUNCTION } } } },
+                firstArgument({ any: [SQL_HELPER_CALL, declaredFrom(SQL_HELPER_CALL, '$SQL')] }),
+              ],
+            },
+          ],
+        },
       ],
     },
     cwe: 'CWE-89',
@@ -246,6 +569,8 @@ export const javascriptRules: Rule[] = [
         "connection.query('SELECT * FROM orders WHERE owner = \\'' + name + '\\'', cb);",
         'await knex.raw(`DELETE FROM sessions WHERE token = ${token}`);',
         "async function find(req) {\n  const sql = `SELECT * FROM accounts WHERE email = '${req.query.email}'`;\n  const [rows] = await pool.query(sql);\n}",
+        'async function update(req) {\n  const { key, value } = req.body;\n  await pool.query(`UPDATE settings SET ${key} = $1 WHERE id = $2`, [value, req.user.id]);\n}',
+        'function buildSql(term) {\n  let sql = \'SELECT id FROM products WHERE deleted_at IS NULL\';\n  if (term) sql += " AND name LIKE \'%" + term + "%\'";\n  return sql;\n}\nasync function search(req) {\n  const sql = buildSql(req.query.q);\n  const [rows] = await pool.query(sql);\n}',
       ],
       valid: [
         "const rows = await db.query('SELECT * FROM users WHERE id = $1', [req.params.id]);",
@@ -254,6 +579,10 @@ export const javascriptRules: Rule[] = [
         'const rows = await db.query(`SELECT * FROM users WHERE id = $1`, [id]);',
         'const rows = await sql`SELECT * FROM users WHERE id = ${id}`;',
         'const match = pattern.exec(`select ${a} from ${b}`);',
+        "async function list(req) {\n  return pool.query(`SELECT * FROM items WHERE id IN (${req.body.ids.map(() => '?').join(', ')})`, [...req.body.ids]);\n}",
+        "function buildSql(term) {\n  let sql = 'SELECT id FROM products WHERE deleted_at IS NULL';\n  if (term) sql += ' AND name LIKE ?';\n  return sql;\n}\nasync function search(req) {\n  const sql = buildSql(req.query.q);\n  const [rows] = await pool.query(sql, [`%${req.query.q}%`]);\n}",
+        "function buildSql(limit) {\n  return 'SELECT id FROM products LIMIT ' + Number(limit);\n}\nasync function search(req) {\n  const [rows] = await pool.query(buildSql(req.query.limit));\n}",
+        'async function update(req) {\n  const { value } = req.body;\n  await pool.query(`UPDATE settings SET ${COLUMN} = $1 WHERE id = $2`, [value, req.user.id]);\n}',
       ],
     },
   },
@@ -599,6 +928,47 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.reflected-html-response',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      "The response is HTML built by splicing in a value read from the request, so a crafted link runs script in the visitor's browser (reflected cross-site scripting): render it through an escaping template, or escape the value (e.g. with escape-html) before splicing it in.",
+    rule: {
+      any: [
+        // Express/Fastify: `res.send(`<p>No results for ${q}</p>`)`, `reply.type('text/html').send('<p>' + name)`.
+        {
+          kind: 'call_expression',
+          all: [
+            calleeProperty('^(send|write|end)$', '^(res|response|reply)\\b'),
+            firstArgument({ any: [REQUEST_HTML, declaredFrom(REQUEST_HTML, '$HTML')] }),
+          ],
+        },
+        // Koa: `ctx.body = `<h1>${ctx.query.q}</h1>``.
+        {
+          kind: 'assignment_expression',
+          has: { field: 'left', regex: '^ctx\\.(body|response\\.body)$' },
+          all: [{ has: { field: 'right', any: [REQUEST_HTML, declaredFrom(REQUEST_HTML, '$HTML')] } }],
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    examples: {
+      invalid: [
+        "router.get('/search', async (req, res) => {\n  const q = String(req.query.q || '');\n  return res.send(`<div>No results for <strong>${q}</strong></div>`);\n});",
+        "router.get('/u', (req, res) => {\n  const email = String(req.query.email ?? '');\n  res.send('<p>' + email + ' has been unsubscribed.</p>');\n});",
+        "app.get('/hello', (req, res) => res.status(200).send(`<h1>Hello ${req.query.name}</h1>`));",
+        "router.get('/q', (ctx) => {\n  ctx.body = `<h1>${ctx.query.q}</h1>`;\n});",
+      ],
+      valid: [
+        "router.get('/search', async (req, res) => {\n  const q = String(req.query.q || '');\n  return res.send(`<div>No results for <strong>${escapeHtml(q)}</strong></div>`);\n});",
+        "router.get('/search', (req, res) => {\n  res.render('search', { q: req.query.q });\n});",
+        "router.get('/u', (req, res) => {\n  res.send(`<p>Unsubscribed ${count} addresses.</p>`);\n});",
+        "router.get('/u', (req, res) => {\n  res.send(`Hello ${req.query.name}`);\n});",
+      ],
+    },
+  },
+  {
     id: 'js.dangerously-set-inner-html',
     languages: LANGUAGES,
     type: 'security',
@@ -609,7 +979,18 @@ export const javascriptRules: Rule[] = [
       kind: 'pair',
       has: { field: 'key', regex: '^__html$' },
       all: [
-        { has: { field: 'value', all: [NON_LITERAL, { not: SANITIZED }] } },
+        {
+          has: {
+            field: 'value',
+            all: [
+              NON_LITERAL,
+              { not: SANITIZED },
+              // `const html = DOMPurify.sanitize(...)`, or a module constant (`__html: INBOX_ICON`).
+              { not: declaredFrom(SANITIZED, '$CLEAN') },
+              { not: CONSTANT_NAME },
+            ],
+          },
+        },
         { inside: { kind: 'jsx_attribute', regex: '^dangerouslySetInnerHTML', stopBy: 'end' } },
       ],
     },
@@ -621,6 +1002,8 @@ export const javascriptRules: Rule[] = [
       ],
       valid: [
         'const C = ({ post }) => <div dangerouslySetInnerHTML={{ __html: DOMPurify.sanitize(post.body) }} />;',
+        'function P({ source }) {\n  const html = DOMPurify.sanitize(marked.parse(source));\n  return <div dangerouslySetInnerHTML={{ __html: html }} />;\n}',
+        'const Icon = () => <span dangerouslySetInnerHTML={{ __html: INBOX_ICON }} />;',
         "return <span dangerouslySetInnerHTML={{ __html: '&nbsp;' }} />;",
         'return <span>{text}</span>;',
       ],
@@ -707,7 +1090,7 @@ export const javascriptRules: Rule[] = [
       all: [
         {
           any: [
-            calleeName('^(fetch|axios|got|request|needle|ky)$'),
+            calleeName('^(fetch|axios|got|request|needle|ky|\\$fetch|ofetch)$'),
             calleeProperty(
               '^(get|post|put|patch|delete|head|request|fetch|stream)$',
               '^(axios|got|http|https|superagent|needle|ky|undici|(this\\.)?(http|httpService|httpClient))$',
@@ -716,42 +1099,17 @@ export const javascriptRules: Rule[] = [
         },
         firstArgument({
           any: [
-            { kind: 'member_expression', regex: `${REQUEST_INPUT}` },
-            { kind: 'template_string', regex: '^`\\$\\{\\s*(req|request)\\.(query|body|params)' },
-            // Read (or destructured) from the request in the same function, or a NestJS request parameter.
-            declaredFrom({ regex: REQUEST_INPUT }, '$URLVAR'),
-            { ...nestRequestParameter('$URLPARAM'), regex: '(?i)(url|uri|link|endpoint|host|callback|webhook|target)' },
-            // A local variable read from the request in the same function: `const url = req.body.url`.
+            SSRF_URL,
+            // An options object: `axios({ url: req.body.url })`, `http.get({ host: req.query.host })`.
             {
-              kind: 'identifier',
-              pattern: '$URL',
-              inside: {
-                ...FUNCTION,
-                stopBy: 'end',
-                has: {
-                  kind: 'variable_declarator',
-                  stopBy: 'end',
-                  all: [{ has: { field: 'name', pattern: '$URL' } }, { has: { field: 'value', regex: REQUEST_INPUT } }],
-                },
+              kind: 'object',
+              has: {
+                kind: 'pair',
+                all: [
+                  { has: { field: 'key', regex: '^(url|baseURL|uri|host|hostname)$' } },
+                  { has: { field: 'value', ...REQUEST_VALUE_LITE } },
+                ],
               },
-            },
-            // A field of a NestJS request DTO: `@Body() dto: WebhookDto` ... `fetch(dto.url)`.
-            {
-              kind: 'member_expression',
-              all: [
-                { has: { field: 'object', kind: 'identifier', pattern: '$DTO' } },
-                { has: { field: 'property', regex: '(?i)(url|uri|link|endpoint|host|callback|webhook|target)' } },
-                {
-                  inside: {
-                    ...FUNCTION,
-                    stopBy: 'end',
-                    has: {
-                      field: 'parameters',
-                      has: { regex: '^@(Body|Query|Param)\\(', has: { kind: 'identifier', pattern: '$DTO' } },
-                    },
-                  },
-                },
-              ],
             },
           ],
         }),
@@ -768,6 +1126,12 @@ export const javascriptRules: Rule[] = [
         "class C {\n  async test(@Body() dto: WebhookDto) {\n    return fetch(dto.url, { method: 'POST' });\n  }\n}",
         'class C {\n  async test(@Body() dto: TestDto) {\n    return firstValueFrom(this.http.post(dto.url, { test: true }));\n  }\n}',
         "router.post('/preview', async (req, res) => {\n  const { url } = req.body;\n  res.json(await got(url).json());\n});",
+        'async function ping(req, res) {\n  const target = `${req.body.callbackHost}/hooks/ping`;\n  await axios.post(target, payload, { timeout: 5000 });\n}',
+        "export async function POST(request) {\n  const body = await request.json();\n  const res = await fetch(body.webhookUrl, { method: 'POST' });\n  return Response.json({ status: res.status });\n}",
+        'export async function POST(request) {\n  const { url } = (await request.json());\n  return fetch(url);\n}',
+        "async function preview(req, res) {\n  const { data } = await axios({ method: 'get', url: req.query.url });\n}",
+        "async function forward(req, reply) {\n  const upstream = `http://${req.query.service}.internal:8080`;\n  const url = new URL(req.query.path, upstream);\n  return request(url, { method: 'GET' });\n}",
+        "// typescript\nclass S {\n  async importFromUrl(owner: string, dto: ImportImageDto) {\n    return firstValueFrom(this.http.get(dto.sourceUrl, { responseType: 'arraybuffer' }));\n  }\n}",
       ],
       valid: [
         'async function preview(req, res) {\n  const target = allowed.get(req.body.url);\n  const r = await axios.get(target);\n}',
@@ -775,6 +1139,9 @@ export const javascriptRules: Rule[] = [
         'const r = await fetch(`${API_BASE}/users/${req.params.id}`);',
         'const r = await fetch(config.url);',
         'const { data } = await axios.get(allowed.get(req.body.webhook));',
+        'async function read(req) {\n  const url = new URL(`/v1/items/${req.params.id}`, API_BASE);\n  return fetch(url);\n}',
+        'async function ping(req) {\n  const target = `${API_BASE}/hooks/${req.body.name}`;\n  return axios.post(target, {});\n}',
+        '// typescript\nclass S {\n  async importFromUrl(owner: string, job: ImportJob) {\n    return firstValueFrom(this.http.get(job.sourceUrl));\n  }\n}',
       ],
     },
   },
@@ -1115,6 +1482,68 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.template-from-data',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'This compiles template source that comes from data (a stored page, a user-edited template, custom text), not from your own template files: template syntax in it runs on the server (template injection). Render fixed templates and pass the custom text as a variable, or use a logic-less sandboxed engine.',
+    rule: {
+      kind: 'call_expression',
+      // Cheap checks of the callee first, then the argument, then (for a bare `template(...)`) the imports.
+      all: [
+        {
+          any: [
+            calleeProperty('^(renderString|parseAndRender|parseAndRenderSync|compile|render|template)$'),
+            calleeName('^(template|compile|render)$'),
+          ],
+        },
+        firstArgument({ any: [TEMPLATE_SOURCE_FROM_DATA, declaredFrom(TEMPLATE_SOURCE_FROM_DATA, '$TPL')] }),
+        {
+          any: [
+            // nunjucks: `env.renderString(src, vars)`; liquidjs: `engine.parseAndRender(src, vars)`.
+            calleeProperty('^(renderString|parseAndRender|parseAndRenderSync)$'),
+            calleeProperty(
+              '^(compile|render|template)$',
+              '^(_|lodash|Handlebars|handlebars|hbs|ejs|pug|jade|nunjucks|Mustache|mustache|dot|doT|Twig|twig|Hogan|hogan|Eta|eta)$',
+            ),
+            // `import template from 'lodash/template'`, `import { compile } from 'handlebars'`.
+            {
+              all: [
+                calleeName('^(template|compile|render)$'),
+                {
+                  inside: {
+                    kind: 'program',
+                    stopBy: 'end',
+                    regex:
+                      '(import|require)[^;\\n]*[\'"](lodash[./]template|lodash|lodash-es|handlebars|pug|ejs|nunjucks|mustache|dot)[\'"]',
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-1336',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'async function render(siteId, slug, locals) {\n  const page = await store.findPage(siteId, slug);\n  return pug.compile(page.source)(locals);\n}',
+        "import nunjucks from 'nunjucks';\nconst env = new nunjucks.Environment();\nfunction notify(template, vars) {\n  return env.renderString(template.body, vars);\n}",
+        "import template from 'lodash/template';\nfunction reply(conversation, customText) {\n  const source = customText ?? 'Thanks <%= name %>';\n  const compiled = template(source);\n  return compiled({ name: conversation.name });\n}",
+        'const html = Handlebars.compile(campaign.bodyHtml)(recipient);',
+      ],
+      valid: [
+        "const tpl = Handlebars.compile(fs.readFileSync(path.join(__dirname, 'welcome.hbs'), 'utf8'));",
+        "import template from 'lodash/template';\nconst compiled = template('Thanks <%= name %>');",
+        'const html = ejs.render(WELCOME_TEMPLATE, { name: user.name });',
+        "async function render(name, vars) {\n  const source = await readFile(join(TEMPLATES_DIR, name), 'utf8');\n  return Handlebars.compile(source)(vars);\n}",
+        'const out = env.render(`emails/${kind}.njk`, vars);',
+      ],
+    },
+  },
+  {
     id: 'js.hardcoded-credential',
     languages: LANGUAGES,
     type: 'security',
@@ -1164,41 +1593,109 @@ export const javascriptRules: Rule[] = [
   },
 
   {
+    id: 'js.secret-env-fallback',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'critical',
+    message:
+      'The secret falls back to a key written in the source when the environment variable is missing: every deployment that forgets the variable silently uses a key anyone with the repository can read (and forge tokens or sessions with). Fail at start-up when the variable is unset instead.',
+    rule: {
+      any: [
+        ...[
+          ['variable_declarator', 'name', 'value'],
+          ['pair', 'key', 'value'],
+          ['assignment_expression', 'left', 'right'],
+        ].map(([kind, name, value]) => ({
+          kind,
+          has: { field: name, regex: SECRET_VAR_NAME },
+          all: [{ has: { field: value, ...ENV_WITH_LITERAL_FALLBACK } }],
+        })),
+        // `jwt.sign(claims, process.env.JWT_SECRET || 'b7f1...')`.
+        {
+          kind: 'call_expression',
+          all: [
+            calleeProperty('^(sign|verify)$', '^(jwt|jsonwebtoken|JWT|jsonWebToken)$'),
+            { has: { field: 'arguments', has: { nthChild: 2, ...ENV_WITH_LITERAL_FALLBACK } } },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-798',
+    cvss: 9.1,
+    examples: {
+      invalid: [
+        "const JWT_SECRET = process.env.JWT_SECRET || 'b7f1c2e9a4d8f3e6a1c0';",
+        "const config = { sessionSecret: process.env.SESSION_SECRET ?? 'k3y-Pr0d-2024-xyz' };",
+        "return jwt.sign({ sub: id }, process.env.JWT_KEY || 'b7f1c2e9a4d8f3e6a1c0');",
+      ],
+      valid: [
+        'const JWT_SECRET = process.env.JWT_SECRET;',
+        "const JWT_SECRET = process.env.JWT_SECRET || 'change-me-in-production';",
+        "const PORT = process.env.PORT || '3000';",
+        "const apiKey = process.env.API_KEY ?? '';",
+      ],
+    },
+  },
+  {
     id: 'js.query-builder-injection',
     languages: LANGUAGES,
     type: 'security',
     severity: 'critical',
     message:
       'A query-builder condition or raw fragment built by interpolating or concatenating values is open to SQL injection: use named parameters (`.where("u.email = :email", { email })`) or the builder\'s value helpers instead.',
+    // Reported on the argument list, so that a fragment in a multi-line builder chain is flagged on
+    // its own line (`.orderByRaw(...)`), not on the line where the chain starts.
     rule: {
-      kind: 'call_expression',
-      any: [
-        // TypeORM / MikroORM query builders: `repo.createQueryBuilder('u').where(`... ${x}`)`, `qb.andWhere('a = ' + b)`.
-        {
-          all: [
-            calleeProperty('^(where|andWhere|orWhere|having|andHaving|orHaving)$'),
-            {
-              has: {
-                field: 'function',
+      kind: 'arguments',
+      inside: {
+        kind: 'call_expression',
+        any: [
+          // TypeORM / MikroORM query builders: `repo.createQueryBuilder('u').where(`... ${x}`)`, `qb.andWhere('a = ' + b)`.
+          {
+            all: [
+              calleeProperty('^(where|andWhere|orWhere|having|andHaving|orHaving)$'),
+              {
                 has: {
-                  field: 'object',
-                  any: [{ regex: 'createQueryBuilder\\(' }, { regex: '^(this\\.)?(qb|queryBuilder|builder|query)$' }],
+                  field: 'function',
+                  has: {
+                    field: 'object',
+                    any: [{ regex: 'createQueryBuilder\\(' }, { regex: '^(this\\.)?(qb|queryBuilder|builder|query)$' }],
+                  },
                 },
               },
-            },
-            firstArgument(DYNAMIC_STRING),
-          ],
-        },
-        // Drizzle / Knex raw fragments: `sql.raw(`... ${x}`)`, `knex.raw('... ' + x)` inside a builder.
-        { all: [calleeProperty('^raw$', '^(sql|Prisma\\.sql)$'), firstArgument(DYNAMIC_STRING)] },
-        {
-          all: [
-            calleeProperty('^(whereRaw|orWhereRaw|havingRaw|orderByRaw|joinRaw|fromRaw)$'),
-            firstArgument(DYNAMIC_STRING),
-            { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
-          ],
-        },
-      ],
+              firstArgument(RAW_SQL_FRAGMENT),
+            ],
+          },
+          // Drizzle / Knex raw fragments: `sql.raw(`... ${x}`)`, `knex.raw('... ' + x)` inside a builder.
+          { all: [calleeProperty('^raw$', '^(sql|Prisma\\.sql)$'), firstArgument(RAW_SQL_FRAGMENT)] },
+          {
+            all: [
+              calleeProperty(
+                '^(whereRaw|orWhereRaw|andWhereRaw|havingRaw|orderByRaw|groupByRaw|joinRaw|fromRaw|selectRaw)$',
+              ),
+              firstArgument(RAW_SQL_FRAGMENT),
+              { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
+            ],
+          },
+          // Sequelize raw fragments: `literal(`tags @> ARRAY['${tag}']`)`, `sequelize.literal('...' + x)`.
+          {
+            all: [
+              {
+                any: [
+                  calleeProperty('^literal$', '^(sequelize|Sequelize|this\\.sequelize)$'),
+                  {
+                    all: [
+                      calleeName('^literal$'),
+                      { inside: { kind: 'program', stopBy: 'end', regex: '[\'"]@?sequelize(-typescript)?[\'"]' } },
+                    ],
+                  },
+                ],
+              },
+              firstArgument(RAW_SQL_FRAGMENT),
+            ],
+          },
+        ],
+      },
     },
     cwe: 'CWE-89',
     cvss: 9.8,
@@ -1208,12 +1705,18 @@ export const javascriptRules: Rule[] = [
         "const qb = repo.createQueryBuilder('o');\nqb.andWhere('o.status = \\'' + status + '\\'');",
         "const rows = await db.select().from(users).where(sql.raw(`name = '${name}'`));",
         'const rows = await knex("users").whereRaw(`email = \'${email}\'`);',
+        "router.get('/i', async (req, res) => {\n  const { sort = 'created_at' } = req.query;\n  const rows = await db('invoices')\n    .where({ status })\n    .orderByRaw(`${sort} desc`);\n});",
+        "import { Op, literal } from 'sequelize';\nconst where = { [Op.and]: literal(`tags @> ARRAY['${tag}']::text[]`) };",
+        "const rows = await Post.findAll({ where: sequelize.literal('author_id = ' + authorId) });",
       ],
       valid: [
         "return this.users.createQueryBuilder('u').where('u.email LIKE :pattern', { pattern: `%@${domain}` }).getMany();",
         "const rows = await knex('users').whereRaw('email = ?', [email]);",
         'const rows = await db.select().from(users).where(sql`name = ${name}`);',
         'const active = items.where(`status-${kind}`);',
+        "function list(req) {\n  const column = SORTABLE[req.query.sort] || 'created_at';\n  const direction = req.query.dir === 'asc' ? 'ASC' : 'DESC';\n  return db('payouts').orderByRaw(`${column} ${direction}`);\n}",
+        "import { literal } from 'sequelize';\nconst where = literal('tags @> ARRAY[:tag]::text[]');",
+        'const style = literal(`color: ${color}`);',
       ],
     },
   },
@@ -1453,6 +1956,67 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.swallowed-write-error',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The failure of a write (a payment capture, a save, an update) is swallowed here: the caller carries on as if the data were stored, and nothing records that it was not. Let the error propagate, or log it and report the failure.',
+    rule: {
+      any: [
+        // `await payments.save(p).catch(() => {})`: reported on the `.catch(...)` line of a chain.
+        {
+          any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }],
+          has: { field: 'body', regex: '^(\\{\\s*\\}|undefined|null)$' },
+          inside: {
+            kind: 'arguments',
+            inside: {
+              kind: 'call_expression',
+              ...calleeProperty('^catch$'),
+              all: [{ has: { field: 'function', has: { field: 'object', regex: WRITE_CALL_TEXT } } }],
+            },
+          },
+        },
+        // `try { await gateway.capture(...) } catch (error) { // ignore }`: no statement in the catch.
+        {
+          kind: 'catch_clause',
+          has: {
+            field: 'body',
+            regex: '^\\{(\\s|//[^\\n]*|/\\*([^*]|\\*[^/])*\\*/)*\\}$',
+            // A comment that says why the failure is harmless: `// duplicate key: already recorded`.
+            not: { regex: '(?i)(duplicate|already|exists|unique|idempot|conflict)' },
+          },
+          inside: {
+            kind: 'try_statement',
+            has: {
+              field: 'body',
+              has: {
+                kind: 'await_expression',
+                stopBy: 'end',
+                has: { kind: 'call_expression', ...calleeProperty(WRITE_METHOD) },
+              },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'async function confirm(payment) {\n  await this.payments.save(payment).catch(() => {});\n}',
+        'async function capture(stripe, id) {\n  await stripe.paymentIntents\n    .capture(id)\n    .then((intent) => markCaptured(id, intent.id))\n    .catch(() => {});\n}',
+        'async function capture(gateway, order) {\n  try {\n    await gateway.capture(order.intentId, order.total);\n  } catch (error) {\n    // ignore, the gateway retries\n  }\n  await markPaid(order.id);\n}',
+      ],
+      valid: [
+        'async function confirm(payment) {\n  await this.payments.save(payment).catch((err) => log.error({ err }, "save failed"));\n}',
+        'fetchUser(id).catch(() => {});',
+        'await fs.rm(tmp, { recursive: true }).catch(() => {});',
+        'try {\n  unlinkSync(tmp);\n} catch {\n  // already gone\n}',
+        'async function capture(gateway, order) {\n  try {\n    await gateway.capture(order.intentId, order.total);\n  } catch (error) {\n    await markFailed(order.id, error);\n  }\n}',
+        'async function record(db, event) {\n  try {\n    await db.insert(event);\n  } catch {\n    // duplicate delivery: the event is already stored\n  }\n}',
+      ],
+    },
+  },
+  {
     id: 'js.off-by-one-loop',
     languages: LANGUAGES,
     type: 'bug',
@@ -1638,6 +2202,20 @@ export const javascriptRules: Rule[] = [
               calleeProperty(
                 '^(save|insertOne|insertMany|updateOne|updateMany|deleteOne|deleteMany|replaceOne|upsert|bulkWrite|findOneAndUpdate|findByIdAndUpdate|findByIdAndDelete|persist)$',
               ),
+              // A model's static create/update (Mongoose, Sequelize): `AuditLog.create({...})`.
+              {
+                ...calleeProperty('^(create|bulkCreate|update|destroy|increment|decrement)$', '^[A-Z][a-z]\\w*$'),
+                not: {
+                  has: {
+                    field: 'function',
+                    has: {
+                      field: 'object',
+                      regex:
+                        '^(Object|Promise|Array|Reflect|React|Vue|Buffer|Date|Math|JSON|Intl|Symbol|Error|Map|Set|WeakMap|Proxy|Atomics)$',
+                    },
+                  },
+                },
+              },
               // `insert` is also a method of in-memory trees and lists.
               {
                 ...calleeProperty('^insert$'),
@@ -1657,20 +2235,46 @@ export const javascriptRules: Rule[] = [
           { not: { has: { field: 'function', has: { field: 'object', regex: '(?i)(ctx|context|canvas)$' } } } },
         ],
       },
-      // The nearest function is async and already awaits something: its calls are expected to be awaited.
-      inside: {
-        ...FUNCTION,
-        all: [
-          { regex: '^((public|private|protected|static)\\s+)*async\\b' },
-          { has: { kind: 'await_expression', stopBy: 'end' } },
-        ],
-        stopBy: FUNCTION,
-      },
+      all: [
+        // A cheap first look at the method name, so that the checks of the function around it
+        // (which read its text) run only for statements that call a write.
+        {
+          has: {
+            kind: 'call_expression',
+            has: {
+              field: 'function',
+              kind: 'member_expression',
+              has: {
+                field: 'property',
+                regex:
+                  '^(save|insert|insertOne|insertMany|update|updateOne|updateMany|deleteOne|deleteMany|replaceOne|upsert|bulkWrite|findOneAndUpdate|findByIdAndUpdate|findByIdAndDelete|persist|create|bulkCreate|destroy|increment|decrement)$',
+              },
+            },
+          },
+        },
+        // The nearest function is async ...
+        { inside: { ...FUNCTION, regex: '^((public|private|protected|static)\\s+)*async\\b', stopBy: FUNCTION } },
+        {
+          any: [
+            // ... and already awaits something: its calls are expected to be awaited;
+            { inside: { ...FUNCTION, has: { kind: 'await_expression', stopBy: 'end' }, stopBy: FUNCTION } },
+            // or the write is a model's static call (Mongoose/Sequelize: `Order.updateOne(...)`).
+            {
+              has: {
+                kind: 'call_expression',
+                has: { field: 'function', has: { field: 'object', regex: '^[A-Z][a-z]\\w*$' } },
+              },
+            },
+          ],
+        },
+      ],
     },
     examples: {
       invalid: [
         'async function updateProfile(req, res) {\n  const user = await User.findById(req.user.id);\n  user.save();\n  res.status(204).end();\n}',
         "async function deleteProject(id) {\n  await projects.delete(id);\n  auditLog.insert({ action: 'project.delete', id });\n}",
+        "router.post('/hook', async (req, res) => {\n  const event = verify(req);\n  Order.updateOne({ id: event.id }, { $set: { paid: true } });\n  res.json({ ok: true });\n});",
+        "async function recordLogin(req, res) {\n  AuditLog.create({ userId: req.user.id, action: 'login' });\n  res.status(204).end();\n}",
       ],
       valid: [
         'async function updateProfile(req, res) {\n  const user = await User.findById(req.user.id);\n  await user.save();\n  res.status(204).end();\n}',
@@ -1678,6 +2282,39 @@ export const javascriptRules: Rule[] = [
         'async function paint(ctx) {\n  await loadImage(src);\n  ctx.save();\n}',
         'async function build(words) {\n  const list = await words;\n  tree.insert(list);\n}',
         'async function f(doc) {\n  await lock();\n  return doc.save();\n}',
+        "router.post('/hook', async (req, res) => {\n  await Order.updateOne({ id: req.body.id }, { $set: { paid: true } });\n  res.json({ ok: true });\n});",
+        'function touch(id) {\n  Order.updateOne({ id }, { $set: { seenAt: new Date() } });\n}',
+        'async function build(proto) {\n  Object.create(proto);\n  return proto;\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.unawaited-redis-write',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This Redis write returns a promise that is dropped inside an async function: the function resolves before the key is stored (a read right after can miss it) and a connection error becomes an unhandled rejection. Await (or return) it.',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        kind: 'call_expression',
+        ...calleeProperty(
+          '^(set|setex|psetex|setnx|mset|hset|hmset|hsetnx|hdel|hincrby|del|unlink|expire|pexpire|expireat|incr|incrby|decr|decrby|lpush|rpush|ltrim|lrem|sadd|srem|zadd|zrem|zincrby|xadd|publish)$',
+          '(?i)^(this\\.)?\\w*redis\\w*$',
+        ),
+      },
+      inside: { ...FUNCTION, regex: '^((public|private|protected|static)\\s+)*async\\b', stopBy: FUNCTION },
+    },
+    examples: {
+      invalid: [
+        "class Store {\n  async save(id, data) {\n    this.redis.set(`sess:${id}`, JSON.stringify(data), 'EX', 3600);\n  }\n}",
+        'async function logout(id) {\n  redisClient.del(`sess:${id}`);\n  return true;\n}',
+      ],
+      valid: [
+        "class Store {\n  async save(id, data) {\n    await this.redis.set(`sess:${id}`, JSON.stringify(data), 'EX', 3600);\n  }\n}",
+        'function logout(id) {\n  return redisClient.del(`sess:${id}`);\n}',
+        'async function remember(id, data) {\n  this.cache.set(id, data);\n}',
       ],
     },
   },
@@ -1875,8 +2512,28 @@ export const javascriptRules: Rule[] = [
         {
           inside: {
             ...FUNCTION,
-            has: { field: 'parameters', regex: '^\\(\\s*(req|request)\\b[^,]*,\\s*(res|reply|response)\\b' },
             stopBy: FUNCTION,
+            any: [
+              // Express/Fastify/Next API routes: `(req, res)`, `handler(_req: NextApiRequest, res: NextApiResponse)`.
+              { has: { field: 'parameters', regex: '^\\(\\s*_?(req|request)\\b[^,]*,\\s*_?(res|reply|response)\\b' } },
+              // Koa routes: `router.get('/backups', async (ctx) => ...)`.
+              {
+                has: { field: 'parameters', regex: '^\\(\\s*ctx\\b' },
+                inside: {
+                  kind: 'arguments',
+                  inside: {
+                    kind: 'call_expression',
+                    ...calleeProperty('^(get|post|put|patch|delete|del|all|use|head)$'),
+                  },
+                },
+              },
+              // Next.js route handlers: `export async function GET(request: NextRequest)`.
+              {
+                kind: 'function_declaration',
+                has: { field: 'name', regex: '^(GET|POST|PUT|PATCH|DELETE|HEAD)$' },
+                inside: { kind: 'export_statement' },
+              },
+            ],
           },
         },
       ],
@@ -1885,10 +2542,16 @@ export const javascriptRules: Rule[] = [
       invalid: [
         "app.get('/report', (req, res) => {\n  const data = fs.readFileSync(reportPath, 'utf8');\n  res.send(data);\n});",
         'function handler(req, res, next) {\n  if (fs.existsSync(cache)) return res.sendFile(cache);\n  next();\n}',
+        "router.get('/admin/backups', async (ctx) => {\n  ctx.body = fs.readdirSync(BACKUP_DIR);\n});",
+        "export default function handler(_req, res) {\n  const files = readdirSync(join(process.cwd(), 'content'));\n  res.status(200).json({ files });\n}",
+        "export async function GET(request) {\n  const text = fs.readFileSync(FILE, 'utf8');\n  return new Response(text);\n}",
       ],
       valid: [
         "app.get('/report', async (req, res) => {\n  const data = await fs.promises.readFile(reportPath, 'utf8');\n  res.send(data);\n});",
         "const template = fs.readFileSync(templatePath, 'utf8');",
+        "router.get('/admin/backups', async (ctx) => {\n  ctx.body = await fs.promises.readdir(BACKUP_DIR);\n});",
+        'function draw(ctx) {\n  const img = fs.readFileSync(ICON);\n  ctx.drawImage(img, 0, 0);\n}',
+        "export function loadConfig() {\n  return JSON.parse(fs.readFileSync(CONFIG, 'utf8'));\n}",
       ],
     },
   },
@@ -2014,6 +2677,55 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.regex-unchanged-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'This RegExp is built only from values that do not change inside the loop (parameters or locals set before it), so the same pattern is compiled again for every item: build it once before the loop.',
+    rule: {
+      kind: 'new_expression',
+      has: { field: 'constructor', regex: '^RegExp$' },
+      all: [
+        nearestIteration(),
+        // It uses at least one variable (a constant pattern is js.regex-in-loop's) ...
+        { has: { field: 'arguments', has: { ...REGEX_VARIABLE, stopBy: 'end' } } },
+        // ... only helper calls that escape text (`escapeRegExp(term)`) ...
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: { kind: 'call_expression', stopBy: 'end', not: { regex: '(?i)^[\\w$.]*escape\\w*\\(' } },
+            },
+          },
+        },
+        // ... and none of its variables is bound or changed by the nearest loop or callback.
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: { ...REGEX_VARIABLE, pattern: '$RXVAR', stopBy: 'end', ...nearestIteration(boundIn('$RXVAR')) },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        "function highlight(lines, term) {\n  return lines.map((line) => line.replace(new RegExp(escapeRegExp(term), 'gi'), mark));\n}",
+        'function errorsFor(opts, lines) {\n  const service = opts.service;\n  for (const line of lines) {\n    if (new RegExp(`^\\\\[${service}\\\\]`).test(line)) out.push(line);\n  }\n}',
+      ],
+      valid: [
+        "function highlight(lines, term) {\n  const re = new RegExp(escapeRegExp(term), 'gi');\n  return lines.map((line) => line.replace(re, mark));\n}",
+        'function find(words, text) {\n  for (const word of words) {\n    if (new RegExp(word).test(text)) return word;\n  }\n}',
+        'rows.forEach((row) => {\n  const re = new RegExp(`${row.key}=`);\n  use(re);\n});',
+        'for (let i = 0; i < n; i++) {\n  const re = new RegExp(`item-${i}`);\n  use(re);\n}',
+        "for (const line of lines) {\n  if (new RegExp('^\\\\s*#').test(line)) skip++;\n}",
+        'for (const p of patterns) {\n  const { source } = p;\n  use(new RegExp(source));\n}',
+      ],
+    },
+  },
+  {
     id: 'js.regex-rebuilt-per-item',
     languages: LANGUAGES,
     type: 'performance',
@@ -2123,6 +2835,53 @@ export const javascriptRules: Rule[] = [
     },
   },
   {
+    id: 'js.json-parse-unchanged-in-loop',
+    languages: LANGUAGES,
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'JSON.parse of a value that does not change inside the loop (a parameter or a local set before it) runs again for every item, re-parsing the same text each time: parse it once before the loop.',
+    rule: {
+      pattern: 'JSON.parse($$$)',
+      all: [
+        // `JSON.parse(rawOverrides)`, `JSON.parse(settings.rulesJson)`: the root name is $P.
+        firstArgument({
+          any: [
+            { kind: 'identifier', pattern: '$P', not: CONSTANT_NAME },
+            {
+              kind: 'member_expression',
+              has: {
+                field: 'object',
+                any: [
+                  { kind: 'identifier', pattern: '$P' },
+                  { kind: 'member_expression', has: { field: 'object', kind: 'identifier', pattern: '$P' } },
+                ],
+              },
+            },
+          ],
+        }),
+        nearestIteration(notBoundIn('$P')),
+      ],
+    },
+    examples: {
+      invalid: [
+        'function applyOverrides(records, rawOverrides) {\n  const out = [];\n  for (const record of records) {\n    const overrides = JSON.parse(rawOverrides);\n    out.push({ ...record, ...overrides });\n  }\n  return out;\n}',
+        'function applyDiscounts(lines, settings) {\n  return lines.map((line) => {\n    const rules = JSON.parse(settings.discountRulesJson);\n    return price(line, rules);\n  });\n}',
+        "async function tag(rows) {\n  const raw = await redis.get('tag-rules');\n  for (const row of rows) {\n    row.tags = match(row, JSON.parse(raw));\n  }\n}",
+      ],
+      valid: [
+        'function applyDiscounts(lines, settings) {\n  const rules = JSON.parse(settings.discountRulesJson);\n  return lines.map((line) => price(line, rules));\n}',
+        'function decode(rows) {\n  return rows.map((row) => JSON.parse(row.payload));\n}',
+        'function decode(lines) {\n  const out = [];\n  for (const line of lines) out.push(JSON.parse(line));\n  return out;\n}',
+        'function decode(batch) {\n  return batch.items.map((item) => JSON.parse(item));\n}',
+        'for (const msg of messages) {\n  const { body } = msg;\n  handle(JSON.parse(body));\n}',
+        'let raw = first();\nwhile (raw) {\n  use(JSON.parse(raw));\n  raw = next();\n}',
+        'items.forEach(({ meta }) => use(JSON.parse(meta)));',
+        'function f(items) {\n  return items.map((item) => {\n    for (const part of item.parts) use(JSON.parse(part));\n  });\n}',
+      ],
+    },
+  },
+  {
     id: 'js.json-clone-in-loop',
     languages: LANGUAGES,
     type: 'performance',
@@ -2157,15 +2916,34 @@ export const javascriptRules: Rule[] = [
     rule: {
       kind: 'call_expression',
       ...calleeProperty('^(log|debug|trace|dir|table)$', '^console$'),
-      // A file starting with `#!/usr/bin/env node` is a command-line script: printing is its job.
-      not: { inside: { kind: 'program', has: { kind: 'hash_bang_line' }, stopBy: 'end' } },
+      not: {
+        any: [
+          // A file starting with `#!/usr/bin/env node` is a command-line script: printing is its job.
+          { inside: { kind: 'program', has: { kind: 'hash_bang_line' }, stopBy: 'end' } },
+          // So is top-level output in a file that exports nothing (`node scripts/report.mjs`).
+          {
+            not: { inside: { ...FUNCTION, stopBy: 'end' } },
+            inside: {
+              kind: 'program',
+              stopBy: 'end',
+              not: { regex: '(^|\\n)\\s*export\\s|module\\.exports|exports\\.\\w+\\s*=' },
+            },
+          },
+        ],
+      },
     },
     examples: {
-      invalid: ["console.log('user', user);", 'console.debug(payload);'],
+      invalid: [
+        "function load(user) {\n  console.log('user', user);\n}",
+        'const handle = (payload) => {\n  console.debug(payload);\n};',
+        "export function checkout(order) {\n  console.log('checkout order', order);\n  return submit(order);\n}",
+        "const total = sum(items);\nconsole.log('total', total);\nmodule.exports = { total };",
+      ],
       valid: [
         "logger.info({ user }, 'user loaded');",
         "console.error('fatal:', err.message);",
         '#!/usr/bin/env node\nconst [, , file] = process.argv;\nconsole.log(`${file}: done`);',
+        "const out = execFileSync('git', ['branch']);\nfor (const line of out.toString().split('\\n')) {\n  if (line.startsWith('old-')) console.log(line);\n}",
       ],
     },
   },
@@ -2201,6 +2979,7 @@ export const javascriptRules: Rule[] = [
         '// const total = items.reduce((a, b) => a + b, 0);\nconst total = sum(items);',
         'function f(result) {\n  // console.log(result);\n  return result;\n}',
         '// if (user.admin) {\n//   grant(user);\n// }\nreview(user);',
+        "class C {\n  @Delete(':id')\n  // @UseGuards(AdminGuard)\n  remove(id) {}\n}",
       ],
       valid: [
         '// Returns the total; callers round it.\nconst total = sum(items);',
@@ -2209,6 +2988,8 @@ export const javascriptRules: Rule[] = [
         '/** Example: `const x = f();` */\nconst x = f();',
         '// Usage:\n//\n//   const repo = await makeRepo();\n//   const io = captureIo();\nrun();',
         '// Call it once at start:\n// init(config);\ninit(config);',
+        '// @ts-expect-error the typings lag behind\nconst x = f();',
+        '// @see Intl.NumberFormat\nconst y = g();',
       ],
     },
   },

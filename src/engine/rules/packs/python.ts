@@ -12,7 +12,51 @@ const plainString = { kind: 'string', not: { has: { kind: 'interpolation' } } };
 
 /** A request value (Flask, Django, FastAPI/Starlette): `request.args.get("x")`, `request.GET["x"]`. */
 const REQUEST_VALUE =
-  '^request\\.(args|form|values|files|GET|POST|json|data|cookies|headers|query_params|path_params)\\b';
+  '^request\\.(args|form|values|files|GET|POST|json|data|cookies|headers|query_params|path_params|get_json|get_data|path|full_path|url|query_string|view_args|body|match_info|query)\\b';
+
+/**
+ * The parsed body of a request kept in a variable: `payload = request.get_json()`,
+ * `data = json.loads(request.body)`, `body = await request.json()`.
+ */
+const REQUEST_BODY = {
+  any: [
+    { regex: '^request\\.(get_json|json|form|args|values|GET|POST|data|query_params)\\b' },
+    { kind: 'await', regex: '^await\\s+request\\.(json|form|body)\\(' },
+    {
+      kind: 'call',
+      has: { field: 'function', regex: '^json\\.loads$' },
+      all: [{ has: { field: 'arguments', has: { nthChild: 1, regex: REQUEST_VALUE } } }],
+    },
+  ],
+};
+/** A variable assigned from the request body in the same function (`$BODY`). */
+const requestBodyVariable = {
+  kind: 'identifier',
+  pattern: '$BODY',
+  inside: {
+    stopBy: 'end',
+    kind: 'function_definition',
+    has: {
+      stopBy: 'end',
+      kind: 'assignment',
+      all: [{ has: { field: 'left', pattern: '$BODY' } }, { has: { field: 'right', ...REQUEST_BODY } }],
+    },
+  },
+};
+/** A field of a request body kept in a variable: `payload["url"]`, `data.get("path")`. */
+const REQUEST_BODY_FIELD = {
+  any: [
+    { kind: 'subscript', has: { field: 'value', ...requestBodyVariable } },
+    {
+      kind: 'call',
+      has: {
+        field: 'function',
+        kind: 'attribute',
+        all: [{ has: { field: 'attribute', regex: '^get$' } }, { has: { field: 'object', ...requestBodyVariable } }],
+      },
+    },
+  ],
+};
 
 /**
  * A parameter of a web route function (FastAPI `@router.get(...)`, Flask `@app.route(...)`): the
@@ -59,6 +103,7 @@ function fromRequest(): Record<string, unknown> {
   const direct = {
     any: [
       { regex: REQUEST_VALUE },
+      REQUEST_BODY_FIELD,
       routeParameter('$ROUTEPARAM'),
       // A field of a route's body model: `body.url`, `payload.path`.
       { kind: 'attribute', has: { field: 'object', ...routeParameter('$ROUTEMODEL') } },
@@ -131,6 +176,15 @@ function fromRequest(): Record<string, unknown> {
   };
 }
 
+/** A path passed through a sanitiser: `secure_filename(name)`, `os.path.basename(name)`. */
+const PATH_SANITIZED = {
+  has: {
+    stopBy: 'end',
+    kind: 'call',
+    regex: '^(secure_filename|os\\.path\\.basename|werkzeug\\.utils\\.secure_filename)\\(',
+  },
+};
+
 /** Names that hold secrets: `token`, `reset_token`, `user.password`, `api_key`, `otp`. */
 const SECRET_NAME =
   '(?i)(^|[._])(token|password|passwd|secret|nonce|salt|otp|api_?key|session_?id|csrf_?token|reset_?code)$';
@@ -150,13 +204,17 @@ const inLoopBody = {
   },
 };
 
+/** A string literal, alone or implicitly concatenated: `"a"`, `"a " "b"`. */
+const STRING_LITERAL = { any: [{ kind: 'string' }, { kind: 'concatenated_string' }] };
+
 /** A string built by formatting: f-string, `%`, concatenation with a value, or `"...".format(...)`. */
 const FORMATTED_STRING = {
   any: [
     { kind: 'string', has: { kind: 'interpolation' } },
+    { kind: 'concatenated_string', has: { kind: 'string', has: { kind: 'interpolation' } } },
     {
       kind: 'binary_operator',
-      all: [{ has: { field: 'operator', regex: '^%$' } }, { has: { field: 'left', kind: 'string' } }],
+      all: [{ has: { field: 'operator', regex: '^%$' } }, { has: { field: 'left', ...STRING_LITERAL } }],
     },
     {
       kind: 'binary_operator',
@@ -171,15 +229,175 @@ const FORMATTED_STRING = {
       has: {
         field: 'function',
         kind: 'attribute',
-        all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
+        all: [{ has: { field: 'object', ...STRING_LITERAL } }, { has: { field: 'attribute', regex: '^format$' } }],
       },
     },
   ],
 };
+
+/**
+ * A value that cannot carry a quote into a query: a number, a lookup in a constant mapping (an
+ * allow-list: `SORT_COLUMNS.get(sort, "id")`, `COLUMNS[key]`), a choice checked against a constant
+ * set, or a variable assigned from one of those (or checked with `if x not in ALLOWED:`) in the
+ * same function.
+ */
+const SAFE_EXPRESSION = {
+  any: [
+    { kind: 'integer' },
+    { kind: 'identifier', regex: '^[A-Z][A-Z0-9_]*$' },
+    { kind: 'call', has: { field: 'function', regex: '^(int|float|len|abs|round)$|^[A-Z][A-Z0-9_]*\\.get$' } },
+    { kind: 'subscript', has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*$' } },
+    { kind: 'conditional_expression', regex: '\\bin\\s+[A-Z][A-Z0-9_]*\\b' },
+  ],
+};
+const safeValue = {
+  any: [
+    SAFE_EXPRESSION,
+    {
+      kind: 'identifier',
+      pattern: '$SAFE',
+      inside: {
+        stopBy: 'end',
+        kind: 'function_definition',
+        has: {
+          stopBy: 'end',
+          any: [
+            {
+              kind: 'assignment',
+              all: [{ has: { field: 'left', pattern: '$SAFE' } }, { has: { field: 'right', ...SAFE_EXPRESSION } }],
+            },
+            { kind: 'comparison_operator', pattern: '$SAFE not in $ALLOWED' },
+          ],
+        },
+      },
+    },
+  ],
+};
+/** A formatted string whose every formatted value is safe (see `safeValue`). */
+const ONLY_SAFE_VALUES = {
+  any: [
+    {
+      any: [{ kind: 'string' }, { kind: 'concatenated_string' }],
+      not: { has: { stopBy: 'end', kind: 'interpolation', not: { has: { field: 'expression', ...safeValue } } } },
+    },
+    {
+      kind: 'call',
+      has: { field: 'function', kind: 'attribute', regex: '\\.format$' },
+      not: { has: { field: 'arguments', has: { not: safeValue } } },
+    },
+    {
+      kind: 'binary_operator',
+      has: { field: 'operator', regex: '^%$' },
+      all: [
+        {
+          has: {
+            field: 'right',
+            any: [safeValue, { kind: 'tuple', not: { has: { not: safeValue } } }],
+          },
+        },
+      ],
+    },
+    // Concatenation of literals and constants only: `"SELECT * FROM " + TABLE + " WHERE id = %s"`.
+    {
+      kind: 'binary_operator',
+      has: { field: 'operator', regex: '^\\+$' },
+      not: { has: { stopBy: 'end', kind: 'identifier', not: { regex: '^[A-Z][A-Z0-9_]*$' } } },
+    },
+  ],
+};
+/** A string built by formatting with at least one value that may carry a quote. */
+const UNSAFE_FORMATTED_STRING = { all: [FORMATTED_STRING, { not: ONLY_SAFE_VALUES }] };
 /** Text that reads as SQL. */
 const SQL_TEXT = {
   regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from|where|order\\s+by)\\b',
 };
+
+/** A call that runs a non-literal command through a shell: `os.system(cmd)`, `subprocess.run(cmd, shell=True)`. */
+const SHELL_SINK = {
+  kind: 'call',
+  any: [
+    {
+      all: [
+        { has: { field: 'function', regex: '^(os\\.(system|popen|popen2|popen3)|commands\\.getoutput)$' } },
+        firstArgument({ not: plainString }),
+      ],
+    },
+    {
+      all: [
+        {
+          has: {
+            field: 'function',
+            regex: '^subprocess\\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)$',
+          },
+        },
+        { has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^shell\\s*=\\s*True$' } } },
+        firstArgument({ not: { any: [plainString, { kind: 'list' }, { kind: 'tuple' }] } }),
+      ],
+    },
+    {
+      all: [
+        { has: { field: 'function', regex: '^subprocess\\.(getoutput|getstatusoutput)$' } },
+        firstArgument({ not: plainString }),
+      ],
+    },
+  ],
+};
+
+/**
+ * A call of a function of this file that hands one of its parameters to a shell, with an argument
+ * built by formatting: `_git(repo, "log --author='%s'" % author)`.
+ */
+const callOfHelperWithBuiltString = {
+  kind: 'call',
+  all: [
+    { has: { field: 'function', kind: 'identifier', pattern: '$HELPER' } },
+    { has: { field: 'arguments', has: FORMATTED_STRING } },
+    {
+      inside: {
+        stopBy: 'end',
+        kind: 'module',
+        has: {
+          stopBy: 'end',
+          kind: 'function_definition',
+          all: [
+            { has: { field: 'name', pattern: '$HELPER' } },
+            { has: { field: 'body', has: { stopBy: 'end', ...SHELL_SINK } } },
+          ],
+        },
+      },
+    },
+  ],
+};
+
+/** A statement in a loop body that binds or changes the variable `v` (so it is not loop-invariant). */
+function boundOrChanged(v: string): Record<string, unknown> {
+  const named = { any: [{ pattern: v }, { has: { stopBy: 'end', kind: 'identifier', pattern: v } }] };
+  return {
+    any: [
+      { kind: 'assignment', has: { field: 'left', ...named } },
+      { kind: 'augmented_assignment', has: { field: 'left', ...named } },
+      { kind: 'as_pattern_target', has: { pattern: v } },
+      { kind: 'for_statement', has: { field: 'left', ...named } },
+      { kind: 'named_expression', has: { field: 'name', pattern: v } },
+      {
+        kind: 'call',
+        has: {
+          field: 'function',
+          kind: 'attribute',
+          all: [
+            { has: { field: 'object', pattern: v } },
+            {
+              has: {
+                field: 'attribute',
+                regex: '^(append|extend|insert|write|update|add|pop|clear|seek|read|readline|readlines|send|recv|put)$',
+              },
+            },
+          ],
+        },
+      },
+    ],
+  };
+}
 
 export const pythonRules: Rule[] = [
   {
@@ -201,7 +419,7 @@ export const pythonRules: Rule[] = [
         },
         firstArgument({
           any: [
-            FORMATTED_STRING,
+            UNSAFE_FORMATTED_STRING,
             // Built in a variable first, in the same function: `query = f"SELECT ..."; cursor.execute(query)`,
             // or wrapped by SQLAlchemy: `stmt = text("... {}".format(x)); session.execute(stmt)`.
             {
@@ -219,16 +437,47 @@ export const pythonRules: Rule[] = [
                       has: {
                         field: 'right',
                         any: [
-                          { all: [FORMATTED_STRING, SQL_TEXT] },
+                          { all: [UNSAFE_FORMATTED_STRING, SQL_TEXT] },
                           {
                             kind: 'call',
                             has: { field: 'function', regex: '^(text|sa\\.text|sqlalchemy\\.text)$' },
-                            all: [firstArgument({ all: [FORMATTED_STRING, SQL_TEXT] })],
+                            all: [firstArgument({ all: [UNSAFE_FORMATTED_STRING, SQL_TEXT] })],
                           },
                         ],
                       },
                     },
                   ],
+                },
+              },
+            },
+            // Built by a helper of the same file: `cursor.execute(_stock_sql(warehouse))` where
+            // `def _stock_sql(w): return f"SELECT ... WHERE code = '{w}'"`.
+            {
+              kind: 'call',
+              has: {
+                field: 'function',
+                kind: 'identifier',
+                pattern: '$BUILDER',
+                inside: {
+                  stopBy: 'end',
+                  kind: 'module',
+                  has: {
+                    stopBy: 'end',
+                    kind: 'function_definition',
+                    all: [
+                      { has: { field: 'name', pattern: '$BUILDER' } },
+                      {
+                        has: {
+                          field: 'body',
+                          has: {
+                            stopBy: 'end',
+                            kind: 'return_statement',
+                            has: { all: [UNSAFE_FORMATTED_STRING, SQL_TEXT] },
+                          },
+                        },
+                      },
+                    ],
+                  },
                 },
               },
             },
@@ -247,9 +496,14 @@ export const pythonRules: Rule[] = [
         'User.objects.raw(f"SELECT * FROM auth_user WHERE email = \'{email}\'")',
         'def revenue(request):\n    region = request.GET.get("region")\n    query = f"SELECT month FROM sales WHERE region = \'{region}\'"\n    with connection.cursor() as cursor:\n        cursor.execute(query)',
         'def list_tickets(session, sort):\n    stmt = text("SELECT * FROM tickets ORDER BY {}".format(sort))\n    return session.execute(stmt).all()',
+        'def top(session, sort):\n    q = text(\n        "SELECT id FROM standings "\n        "ORDER BY {} DESC".format(sort)\n    )\n    return session.execute(q, {}).all()',
+        'def _stock_sql(code):\n    return f"SELECT sku FROM stock WHERE code = \'{code}\'"\n\ndef report(cursor, code):\n    cursor.execute(_stock_sql(code))',
       ],
       valid: [
         'cursor.execute("SELECT * FROM users WHERE id = %s", (user_id,))',
+        'def players(session, sort):\n    column = SORT_COLUMNS.get(sort, "points")\n    q = text(f"SELECT id FROM players WHERE team = :t ORDER BY {column}")\n    return session.execute(q, {"t": 1}).all()',
+        'def page(cursor, limit):\n    cursor.execute(f"SELECT id FROM t ORDER BY id LIMIT {int(limit)}")',
+        'def _stock_sql():\n    return "SELECT sku FROM stock WHERE code = %s"\n\ndef report(cursor, code):\n    cursor.execute(_stock_sql(), (code,))',
         'cursor.execute("SELECT * FROM users WHERE name = ?", [name])',
         'cursor.execute("SELECT * FROM users " + "ORDER BY id")',
         'logger.info(f"deleted {count} rows")',
@@ -266,33 +520,20 @@ export const pythonRules: Rule[] = [
     message:
       'Shell command built from a non-literal string: shell metacharacters in the value run extra commands (command injection). Pass an argument list without shell=True, e.g. subprocess.run(["ls", path]).',
     rule: {
-      any: [
+      kind: 'call',
+      all: [
+        { any: SHELL_SINK.any },
+        // A shell helper of this file called with a formatted string: reported where the caller builds
+        // the string (py.command-injection-helper), once.
         {
-          kind: 'call',
-          all: [
-            { has: { field: 'function', regex: '^(os\\.(system|popen|popen2|popen3)|commands\\.getoutput)$' } },
-            firstArgument({ not: plainString }),
-          ],
-        },
-        {
-          kind: 'call',
-          all: [
-            {
-              has: {
-                field: 'function',
-                regex: '^subprocess\\.(run|call|check_call|check_output|Popen|getoutput|getstatusoutput)$',
-              },
+          not: {
+            inside: {
+              stopBy: 'end',
+              kind: 'function_definition',
+              has: { field: 'name', pattern: '$HELPER' },
+              inside: { stopBy: 'end', kind: 'module', has: { stopBy: 'end', ...callOfHelperWithBuiltString } },
             },
-            { has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^shell\\s*=\\s*True$' } } },
-            firstArgument({ not: { any: [plainString, { kind: 'list' }, { kind: 'tuple' }] } }),
-          ],
-        },
-        {
-          kind: 'call',
-          all: [
-            { has: { field: 'function', regex: '^subprocess\\.(getoutput|getstatusoutput)$' } },
-            firstArgument({ not: plainString }),
-          ],
+          },
         },
       ],
     },
@@ -305,12 +546,36 @@ export const pythonRules: Rule[] = [
         'out = os.popen("ping -c 1 %s" % host).read()',
         'subprocess.run(f"tar xzf {archive}", shell=True)',
         'subprocess.check_output(cmd, shell=True)',
+        'def _git(repo, args):\n    return subprocess.check_output("git -C %s %s" % (repo, args), shell=True)\n\ndef head(repo):\n    return _git(repo, "rev-parse HEAD")',
       ],
       valid: [
         'os.system("make clean")',
         'subprocess.run(["tar", "xzf", archive])',
         'subprocess.run("ls -la", shell=True)',
         'subprocess.run(["ls", path], shell=False)',
+        'def _git(repo, args):\n    return subprocess.check_output("git -C %s %s" % (repo, args), shell=True)\n\ndef log(repo, author):\n    return _git(repo, "log --author=\'%s\'" % author)',
+      ],
+    },
+  },
+  {
+    id: 'py.command-injection-helper',
+    languages: ['python'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A string built from a value is passed to a helper of this file that runs it through a shell (shell=True / os.system): shell metacharacters in the value run extra commands (command injection). Make the helper take an argument list and call subprocess without shell=True.',
+    rule: callOfHelperWithBuiltString,
+    cwe: 'CWE-78',
+    cvss: 9.8,
+    examples: {
+      invalid: [
+        'def _git(repo, args):\n    return subprocess.check_output("git -C %s %s" % (repo, args), shell=True)\n\ndef log(repo, author):\n    return _git(repo, "log --author=\'%s\'" % author)',
+        'def sh(cmd):\n    os.system(cmd)\n\ndef convert(src):\n    sh(f"convert {src} out.png")',
+      ],
+      valid: [
+        'def _git(repo, args):\n    return subprocess.check_output(["git", "-C", repo, *args])\n\ndef log(repo, author):\n    return _git(repo, ["log", "--author=%s" % author])',
+        'def sh(cmd):\n    os.system(cmd)\n\ndef clean():\n    sh("make clean")',
+        'def convert(src):\n    report(f"converted {src}")',
       ],
     },
   },
@@ -401,6 +666,7 @@ export const pythonRules: Rule[] = [
             firstArgument({
               all: [
                 { regex: '(?i)\\b(select|insert|update|delete|where|order\\s+by)\\b' },
+                { not: ONLY_SAFE_VALUES },
                 {
                   any: [
                     { kind: 'string', has: { kind: 'interpolation' } },
@@ -534,7 +800,7 @@ export const pythonRules: Rule[] = [
     id: 'py.unsafe-deserialization',
     languages: ['python'],
     type: 'security',
-    severity: 'important',
+    severity: 'critical',
     message:
       'pickle, marshal, dill and shelve run code while loading: untrusted bytes become remote code execution (unsafe deserialization). Load data with json, or sign and verify what you unpickle.',
     rule: {
@@ -559,7 +825,7 @@ export const pythonRules: Rule[] = [
     id: 'py.yaml-load',
     languages: ['python'],
     type: 'security',
-    severity: 'important',
+    severity: 'critical',
     message:
       'yaml.load without a safe Loader can build arbitrary Python objects from the document (unsafe deserialization). Use yaml.safe_load.',
     rule: { pattern: 'yaml.load($DOC)' },
@@ -575,7 +841,7 @@ export const pythonRules: Rule[] = [
     id: 'py.yaml-unsafe-loader',
     languages: ['python'],
     type: 'security',
-    severity: 'important',
+    severity: 'critical',
     message:
       'yaml.load with an unsafe Loader (Loader, FullLoader, UnsafeLoader) or yaml.unsafe_load can build arbitrary Python objects (unsafe deserialization). Use yaml.safe_load or Loader=yaml.SafeLoader.',
     rule: {
@@ -738,28 +1004,74 @@ export const pythonRules: Rule[] = [
     id: 'py.path-traversal',
     languages: ['python'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'A file path taken from the request: "../" in the value reads or writes files outside the intended folder (path traversal). Use werkzeug.utils.secure_filename or send_from_directory, or check the resolved path stays under the base.',
     rule: {
       kind: 'call',
-      all: [
+      any: [
+        {
+          all: [
+            {
+              has: {
+                field: 'function',
+                regex:
+                  '^(open|io\\.open|codecs\\.open|send_file|os\\.remove|os\\.unlink|shutil\\.rmtree|FileResponse)$',
+              },
+            },
+            firstArgument({ ...fromRequest(), not: PATH_SANITIZED }),
+          ],
+        },
+        // pathlib on a path built from the request: `(BASE / name).read_text()`, `target.unlink()`.
         {
           has: {
             field: 'function',
-            regex: '^(open|io\\.open|codecs\\.open|send_file|os\\.remove|os\\.unlink|shutil\\.rmtree|FileResponse)$',
+            kind: 'attribute',
+            all: [
+              {
+                has: {
+                  field: 'attribute',
+                  regex: '^(read_text|read_bytes|write_text|write_bytes|open|unlink|rmdir|touch)$',
+                },
+              },
+              {
+                has: {
+                  field: 'object',
+                  any: [
+                    { ...fromRequest(), not: PATH_SANITIZED },
+                    { kind: 'parenthesized_expression', has: { ...fromRequest(), not: PATH_SANITIZED } },
+                  ],
+                },
+              },
+            ],
           },
         },
-        firstArgument({
-          ...fromRequest(),
-          not: {
-            has: {
-              stopBy: 'end',
-              kind: 'call',
-              regex: '^(secure_filename|os\\.path\\.basename|werkzeug\\.utils\\.secure_filename)\\(',
+        // An upload saved under the name the client sent: `f.save(os.path.join(UPLOADS, f.filename))`.
+        {
+          all: [
+            {
+              has: {
+                field: 'function',
+                kind: 'attribute',
+                all: [
+                  { has: { field: 'attribute', regex: '^save$' } },
+                  { has: { field: 'object', pattern: '$UPLOAD' } },
+                ],
+              },
             },
-          },
-        }),
+            firstArgument({
+              has: {
+                stopBy: 'end',
+                kind: 'attribute',
+                all: [
+                  { has: { field: 'object', pattern: '$UPLOAD' } },
+                  { has: { field: 'attribute', regex: '^filename$' } },
+                ],
+              },
+              not: PATH_SANITIZED,
+            }),
+          ],
+        },
       ],
     },
     cwe: 'CWE-22',
@@ -772,6 +1084,8 @@ export const pythonRules: Rule[] = [
         'def report():\n    name = request.args["name"]\n    return send_file(os.path.join(REPORT_DIR, name), as_attachment=True)',
         '@router.get("/exports/{name:path}")\nasync def download_export(name: str):\n    target = EXPORT_DIR / name\n    return FileResponse(target)',
         '@app.route("/files/<path:name>")\ndef raw(name):\n    with open(os.path.join(BASE, name)) as f:\n        return f.read()',
+        'def upload():\n    f = request.files["file"]\n    f.save(os.path.join(UPLOAD_DIR, f.filename))',
+        '@app.get("/docs/<page>")\ndef doc(page):\n    return (DOCS_DIR / f"{page}.md").read_text()',
       ],
       valid: [
         'return send_from_directory(UPLOADS, request.args.get("name"))',
@@ -780,6 +1094,8 @@ export const pythonRules: Rule[] = [
         'def report():\n    name = secure_filename(request.args["name"])\n    return send_file(os.path.join(REPORT_DIR, name))',
         '@router.get("/exports/{export_id}")\nasync def download_export(export_id: int):\n    return FileResponse(EXPORT_DIR / f"{export_id}.csv")',
         'def export(name):\n    return FileResponse(EXPORT_DIR / name)',
+        'def upload():\n    f = request.files["file"]\n    f.save(os.path.join(UPLOAD_DIR, secure_filename(f.filename)))',
+        '@app.get("/docs/<int:page>")\ndef doc(page: int):\n    return (DOCS_DIR / "index.md").read_text()',
       ],
     },
   },
@@ -787,7 +1103,7 @@ export const pythonRules: Rule[] = [
     id: 'py.ssrf',
     languages: ['python'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'An outgoing request to a URL taken from the request: the caller can make the server reach internal services or cloud metadata (SSRF). Allow-list hosts, or map a key to a fixed URL.',
     rule: {
@@ -797,7 +1113,7 @@ export const pythonRules: Rule[] = [
           has: {
             field: 'function',
             regex:
-              '^(requests|httpx|session|self\\.session|client|urllib\\.request|urllib3)\\.(get|post|put|patch|delete|head|request|urlopen)$|^urlopen$',
+              '^(requests|httpx|aiohttp|session|self\\.session|client|self\\.client|http|http_client|self\\.http|urllib\\.request|urllib3)\\.(get|post|put|patch|delete|head|request|urlopen)$|^urlopen$',
           },
         },
         // Not a fixed host with the value in its path: `f"{RATES_URL}/{currency}"`, `f"https://api.x/{id}"`.
@@ -811,10 +1127,12 @@ export const pythonRules: Rule[] = [
         'resp = requests.get(request.args["url"])',
         'r = requests.post(f"{request.json[\'callback\']}/notify", json=payload)',
         'def proxy():\n    target = request.args.get("url")\n    return requests.get(target, timeout=5).text',
+        'def test_hook():\n    payload = request.get_json()\n    url = payload["url"]\n    return requests.post(url, json={}, timeout=5)',
         '@router.post("/ping")\nasync def ping(body: Ping):\n    async with httpx.AsyncClient() as client:\n        response = await client.get(body.url)',
       ],
       valid: [
         'resp = requests.get(WEBHOOKS[request.args["name"]])',
+        'def test_hook():\n    payload = request.get_json()\n    name = payload["name"]\n    return requests.post(HOOKS[name], json={}, timeout=5)',
         'resp = requests.get(url, params={"q": request.args["q"]})',
         '@router.get("/rates/{currency}")\nasync def rate(currency: str):\n    return requests.get(f"{RATES_URL}/{currency}", timeout=5).json()',
         '@router.post("/ping")\nasync def ping(body: Ping):\n    async with httpx.AsyncClient() as client:\n        response = await client.get(SETTINGS.url, json=body.payload)',
@@ -983,7 +1301,7 @@ export const pythonRules: Rule[] = [
     id: 'py.self-comparison',
     languages: ['python'],
     type: 'bug',
-    severity: 'important',
+    severity: 'warning',
     message:
       'A value compared with itself is always true (or always false): one side is probably a typo for another variable.',
     rule: {
@@ -1006,7 +1324,7 @@ export const pythonRules: Rule[] = [
     id: 'py.debugger',
     languages: ['python'],
     type: 'style',
-    severity: 'warning',
+    severity: 'info',
     message:
       'A debugger breakpoint left in the code stops the process waiting for a terminal. Remove it before merging.',
     rule: {
@@ -1068,7 +1386,7 @@ export const pythonRules: Rule[] = [
     id: 'py.string-concat-in-loop',
     languages: ['python'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'Building a string with += inside a loop copies it on every iteration (quadratic in the worst case). Collect the parts in a list and "".join() them once.',
     rule: {
@@ -1140,7 +1458,7 @@ export const pythonRules: Rule[] = [
     id: 'py.regex-compile-in-loop',
     languages: ['python'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'A constant regular expression (or JSON document) is compiled or parsed on every loop iteration. Hoist it out of the loop, e.g. a module-level PATTERN = re.compile(...).',
     rule: {
@@ -1188,6 +1506,23 @@ export const pythonRules: Rule[] = [
             },
             { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^[\\s\\S]*\\.format$' } },
             fromRequest(),
+            // Built in a variable first, in the same function: `page = "<p>%s</p>" % request.path`.
+            {
+              kind: 'identifier',
+              pattern: '$TEMPLATE',
+              inside: {
+                stopBy: 'end',
+                kind: 'function_definition',
+                has: {
+                  stopBy: 'end',
+                  kind: 'assignment',
+                  all: [
+                    { has: { field: 'left', pattern: '$TEMPLATE' } },
+                    { has: { field: 'right', ...UNSAFE_FORMATTED_STRING } },
+                  ],
+                },
+              },
+            },
           ],
         }),
       ],
@@ -1200,8 +1535,12 @@ export const pythonRules: Rule[] = [
         'return render_template_string(f"<p>{request.args.get(\'msg\')}</p>")',
         'html = Template("Dear %s," % user.name).render()',
         'return render_template_string(request.form["tpl"])',
+        'def not_found(e):\n    page = "<h1>Not found</h1><p>%s</p>" % request.path\n    return render_template_string(page), 404',
+        'def greet(user):\n    body = f"<p>Hello {user.name}</p>"\n    return env.from_string(body).render()',
       ],
       valid: [
+        'def not_found(e):\n    page = "<h1>Not found</h1>" + FOOTER\n    return render_template_string(page), 404',
+        'def greet(user):\n    body = "<p>Hello {{ name }}</p>"\n    return render_template_string(body, name=user.name)',
         'return render_template_string("<h1>Hello {{ name }}</h1>", name=name)',
         'return render_template_string(TEMPLATE, user=user)',
         'return render_template("hello.html", name=name)',
@@ -1326,6 +1665,74 @@ export const pythonRules: Rule[] = [
         'async def send_welcome(email):\n    await mailer.send(email)\n\nasync def signup(body):\n    await send_welcome(body.email)',
         'async def send_welcome(email):\n    await mailer.send(email)\n\nasync def signup(body, tasks):\n    tasks.add_task(send_welcome, body.email)',
         'def send_welcome(email):\n    mailer.send(email)\n\ndef signup(body):\n    send_welcome(body.email)',
+      ],
+    },
+  },
+  {
+    id: 'py.coroutine-call-not-awaited',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'In this async function, a call to a function that is awaited elsewhere in the file (or an imported async-style action such as send_/notify_/publish_) is made without await: for a coroutine function that only creates a coroutine object and the work never runs. Add await, or schedule it with asyncio.create_task().',
+    rule: {
+      kind: 'expression_statement',
+      has: { kind: 'call', has: { field: 'function', kind: 'identifier', pattern: '$FN' } },
+      all: [
+        {
+          inside: {
+            stopBy: { kind: 'function_definition' },
+            kind: 'function_definition',
+            regex: '^async\\s',
+            has: { field: 'body', has: { stopBy: 'end', kind: 'await' } },
+          },
+        },
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'module',
+            any: [
+              // Awaited elsewhere in this file: `await send_receipt(...)`.
+              {
+                has: {
+                  stopBy: 'end',
+                  kind: 'await',
+                  has: { kind: 'call', has: { field: 'function', kind: 'identifier', pattern: '$FN' } },
+                },
+              },
+              // Imported into this file under an action name of async I/O.
+              {
+                has: {
+                  kind: 'import_from_statement',
+                  has: {
+                    field: 'name',
+                    any: [
+                      { kind: 'dotted_name', pattern: '$FN' },
+                      { kind: 'aliased_import', has: { field: 'alias', pattern: '$FN' } },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    constraints: {
+      FN: {
+        regex: '^(a?(send|notify|publish|broadcast|deliver|fetch)(_\\w+)?|\\w+_async|async_\\w+)$',
+      },
+    },
+    examples: {
+      invalid: [
+        'from .notifications import send_receipt\n\nasync def on_paid(event, repo):\n    order = await repo.get(event["id"])\n    send_receipt(order.email, order.id)',
+        'from app.events import publish_event\n\nasync def close(ticket, db):\n    await db.save(ticket)\n    publish_event("closed", ticket.id)',
+      ],
+      valid: [
+        'from .notifications import send_receipt\n\nasync def on_paid(event, repo):\n    order = await repo.get(event["id"])\n    await send_receipt(order.email, order.id)',
+        'from .notifications import send_receipt\n\ndef on_paid(event, repo):\n    order = repo.get(event["id"])\n    send_receipt(order.email, order.id)',
+        'from .audit import record\n\nasync def close(ticket, db):\n    await db.save(ticket)\n    record("closed", ticket.id)',
+        'from .notifications import send_receipt\n\nasync def on_paid(event, tasks):\n    tasks.add_task(send_receipt, event["email"])',
       ],
     },
   },
@@ -1527,45 +1934,75 @@ export const pythonRules: Rule[] = [
     id: 'py.loop-invariant-json',
     languages: ['python'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
-      'json.loads (or re.compile) is called in a loop on a value that does not change between iterations: the same document is parsed every time. Parse it once before the loop.',
+      'json.loads / re.compile / yaml.safe_load is called in a loop on a value that does not change between iterations: the same document is parsed (or the same pattern compiled) every time. Do it once before the loop.',
     rule: {
       kind: 'call',
-      pattern: '$F($X)',
-      inside: {
-        stopBy: { kind: 'function_definition' },
-        kind: 'for_statement',
-        all: [
-          { not: { has: { field: 'left', any: [{ pattern: '$X' }, { has: { stopBy: 'end', pattern: '$X' } }] } } },
-          {
-            not: {
+      all: [
+        { has: { field: 'function', regex: '^(json\\.loads|re\\.compile|yaml\\.safe_load)$' } },
+        // A literal argument is py.regex-compile-in-loop.
+        { has: { field: 'arguments', has: { nthChild: 1, not: plainString } } },
+        {
+          inside: {
+            stopBy: { kind: 'function_definition' },
+            kind: 'block',
+            inside: { kind: 'for_statement', not: { regex: '^async\\s' } },
+          },
+        },
+        // Nothing in the argument is bound or changed by the loop.
+        {
+          not: {
+            has: {
+              field: 'arguments',
               has: {
-                field: 'body',
-                has: {
-                  stopBy: 'end',
-                  any: [{ kind: 'assignment' }, { kind: 'augmented_assignment' }],
-                  has: { field: 'left', any: [{ pattern: '$X' }, { has: { stopBy: 'end', pattern: '$X' } }] },
+                stopBy: 'end',
+                kind: 'identifier',
+                pattern: '$V',
+                inside: {
+                  stopBy: { kind: 'function_definition' },
+                  kind: 'for_statement',
+                  any: [
+                    { has: { field: 'left', any: [{ pattern: '$V' }, { has: { stopBy: 'end', pattern: '$V' } }] } },
+                    { has: { field: 'body', has: { stopBy: 'end', ...boundOrChanged('$V') } } },
+                  ],
                 },
               },
             },
           },
-        ],
-      },
-    },
-    constraints: {
-      F: { regex: '^(json\\.loads|re\\.compile|yaml\\.safe_load)$' },
-      X: { kind: 'identifier' },
+        },
+        // Only pure helpers in the argument: `"|".join(map(re.escape, words))`, not `fh.read()`.
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                stopBy: 'end',
+                kind: 'call',
+                not: {
+                  has: { field: 'function', regex: '^(map|str|sorted|tuple|list|len|re\\.escape)$|\\.(join|format)$' },
+                },
+              },
+            },
+          },
+        },
+      ],
     },
     examples: {
       invalid: [
         'for sample in samples:\n    config = json.loads(config_text)\n    check(sample, config)',
         'for line in lines:\n    if re.compile(pattern).match(line):\n        keep(line)',
+        'def flag(messages, words):\n    for m in messages:\n        p = re.compile(r"\\b(" + "|".join(map(re.escape, words)) + r")\\b", re.I)\n        if p.search(m.text):\n            yield m',
+        'for user in users:\n    prefs = json.loads(settings.raw_preferences)\n    apply(user, prefs)',
       ],
       valid: [
         'for line in f:\n    records.append(json.loads(line))',
         'for path in paths:\n    text = path.read_text()\n    docs.append(json.loads(text))',
         'config = json.loads(config_text)\nfor sample in samples:\n    check(sample, config)',
+        'for path in paths:\n    with path.open() as fh:\n        docs.append(yaml.safe_load(fh))',
+        'for chunk in chunks:\n    buf.append(chunk)\n    doc = json.loads("".join(buf))',
+        'for m in messages:\n    p = re.compile(r"\\b" + re.escape(m.word) + r"\\b")',
+        'for _ in range(3):\n    data = json.loads(sock.recv(4096))',
       ],
     },
   },
@@ -1579,18 +2016,24 @@ export const pythonRules: Rule[] = [
     rule: {
       kind: 'comment',
       regex:
-        '^#\\s*(await\\s+|return\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)\\s*$|^#\\s*[A-Za-z_]\\w*(\\.\\w+)*\\s*=\\s*[\\w"\'\\[{(].*$',
+        '^#\\s*(await\\s+|return\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)\\s*$|^#\\s*[A-Za-z_]\\w*(\\.\\w+)*\\s*=\\s*[\\w"\'\\[{(].*$' +
+        // A decorator or an import: `# @login_required`, `# from .tasks import send_digest`.
+        '|^#\\s*@[A-Za-z_][\\w.]*(\\(.*\\))?\\s*$|^#\\s*import\\s+[\\w.]+(\\s+as\\s+\\w+)?(\\s*,\\s*[\\w.]+)*\\s*$|^#\\s*from\\s+\\.*[\\w.]*\\s+import\\s+[\\w, ()*]+$',
       not: { regex: '(?i)^#\\s*(type|noqa|pylint|fmt|isort|pragma|todo|fixme|note|xxx)\\b' },
     },
     examples: {
       invalid: [
         'def nightly(db):\n    db.vacuum()\n    # db.rebuild_indexes(concurrently=True)',
         'x = 1\n# retries = 5',
+        '# @login_required\ndef dashboard(request):\n    return render(request, "d.html")',
+        '# from .tasks import send_digest\nimport os',
       ],
       valid: [
         '# Rebuild the indexes after the vacuum.\ndb.vacuum()',
         'x = load()  # type: ignore',
         '# see https://example.com/docs',
+        '# import the fixtures before the models\nimport os',
+        '# @param user: the account owner\ndef f(user):\n    pass',
       ],
     },
   },

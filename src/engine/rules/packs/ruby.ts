@@ -28,7 +28,7 @@ const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> =
 
 /** Methods whose block runs once per item. */
 const ITERATION_METHODS =
-  '^(each|each_with_index|each_with_object|map|flat_map|collect|select|filter|reject|find|detect|find_each|each_line|times|upto|downto|sum|count|group_by|sort_by|min_by|max_by|partition|filter_map)$';
+  '^(each|each_with_index|each_with_object|map|flat_map|collect|select|filter|reject|find|detect|find_each|each_line|times|upto|downto|sum|count|group_by|sort_by|min_by|max_by|partition|filter_map|to_h|index_with|index_by|each_slice|in_batches)$';
 
 /** A request parameter: `params[:x]`, `params.fetch(:x)`, `request.params[...]`. */
 const PARAMS = '^(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)';
@@ -49,7 +49,50 @@ const paramValue = {
 
 const SECRET_NAME =
   '(?i)(^|[@._])(\\w*_)?(token|password|passwd|secret|nonce|salt|otp|api_key|session_id|csrf_token|reset_code)$';
+const SECRET_CLASS = '(?i)(token|password|secret|api_?key|otp|nonce|credential)';
 const SECRET_METHOD = '(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_key)(_|$|\\?|!)';
+
+/** A scope with its own local variables: a method, or a block (a Sinatra route, an iteration). */
+const SCOPE = {
+  any: [{ kind: 'method' }, { kind: 'singleton_method' }, { kind: 'do_block' }, { kind: 'block' }],
+};
+
+/** A local variable (`meta`) assigned, in the same method or block, a value matching `value`. */
+function assignedFrom(meta: string, value: Record<string, unknown>): Record<string, unknown> {
+  return {
+    kind: 'identifier',
+    pattern: meta,
+    inside: {
+      stopBy: 'end',
+      ...SCOPE,
+      has: {
+        stopBy: 'end',
+        kind: 'assignment',
+        all: [{ has: { field: 'left', pattern: meta } }, { has: { field: 'right', ...value } }],
+      },
+    },
+  };
+}
+
+/**
+ * An interpolation that cannot carry a quote or a shell metacharacter: a number conversion, a
+ * constant, or a value passed through a quoting helper (`quote`, `sanitize_sql`, `Shellwords.escape`).
+ */
+const SAFE_INTERPOLATION =
+  '^#\\{\\s*([^{}]*\\.(to_i|to_f|to_d|shellescape|length|size|count)|(Integer|Float)\\([^{}]*\\)|[A-Z][A-Z0-9_]*|[^{}]*\\b(quote|quote_column_name|quote_table_name|sanitize_sql\\w*|escape|shellescape|table_name|quoted_table_name)\\([^{}]*\\)|[^{}]*\\.map\\(&:to_i\\)\\.join\\([^{}]*\\))\\s*\\}$';
+/** A string built with at least one value that may carry a quote or shell metacharacter. */
+const unsafeBuiltString = {
+  any: [{ kind: 'string', has: { kind: 'interpolation', not: { regex: SAFE_INTERPOLATION } } }, concatenated],
+};
+
+/** A value taken from params: `params[:x]`, `params[:x] || "index"`, `params.fetch(:x).to_s`, `"#{params[:x]}.md"`. */
+const paramsDerived = {
+  any: [
+    { regex: PARAMS },
+    { has: { stopBy: 'end', any: [{ kind: 'element_reference' }, { kind: 'call' }], regex: PARAMS } },
+  ],
+  not: { has: { stopBy: 'end', kind: 'call', regex: '^(::)?File\\.basename\\b' } },
+};
 
 export const rubyRules: Rule[] = [
   {
@@ -69,7 +112,16 @@ export const rubyRules: Rule[] = [
               '^(where|not|rewhere|having|order|reorder|group|joins|from|pluck|find_by|find_by_sql|count_by_sql|exists\\?|delete_all|update_all|destroy_by|delete_by|execute|exec_query|exec_update|exec_delete|select_all|select_one|select_value|select_values|select_rows|lock)$',
           },
         },
-        firstArgument(builtString),
+        firstArgument({
+          any: [
+            unsafeBuiltString,
+            // Built in a variable first: `sql = "... IN (#{ids})"; connection.execute(sql)`.
+            assignedFrom('$SQL', {
+              ...unsafeBuiltString,
+              regex: '(?i)\\b(select|insert|update|delete|where|from|order\\s+by|like|in|and|or)\\b|=',
+            }),
+          ],
+        }),
       ],
     },
     cwe: 'CWE-89',
@@ -77,6 +129,8 @@ export const rubyRules: Rule[] = [
     examples: {
       invalid: [
         action('@users = User.where("name = \'#{params[:name]}\'")'),
+        'def call\n  sql = "UPDATE docs SET archived = true WHERE id IN (#{@ids.join(", ")})"\n  ActiveRecord::Base.connection.execute(sql)\nend',
+        action('conditions = "status = \'#{params[:status]}\'"\n@orders = Order.where(conditions)'),
         action('rows = ActiveRecord::Base.connection.execute("DELETE FROM items WHERE id = " + params[:id])'),
         action('@orders = Order.order("#{params[:sort]} DESC")'),
       ],
@@ -84,6 +138,9 @@ export const rubyRules: Rule[] = [
         action('@users = User.where("name = ?", params[:name])'),
         action('@users = User.where(name: params[:name])'),
         action('@orders = Order.order(created_at: :desc)'),
+        'def call\n  sql = "UPDATE docs SET archived = true WHERE id IN (#{@ids.map(&:to_i).join(",")})"\n  ActiveRecord::Base.connection.execute(sql)\nend',
+        action('conditions = "status = ?"\n@orders = Order.where(conditions, params[:status])'),
+        action('@rows = Report.where("created_at > #{Integer(params[:days])}")'),
       ],
     },
   },
@@ -177,7 +234,13 @@ export const rubyRules: Rule[] = [
               kind: 'assignment',
               all: [
                 { has: { field: 'left', pattern: '$URL' } },
-                { has: { field: 'right', regex: '^(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)' } },
+                {
+                  has: {
+                    field: 'right',
+                    regex:
+                      '^((URI|Addressable::URI)(\\.parse)?\\(\\s*)?(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)',
+                  },
+                },
               ],
             },
           },
@@ -189,10 +252,12 @@ export const rubyRules: Rule[] = [
       invalid: [
         'class TestDelivery\n  def initialize(params)\n    @url = params[:webhook_url]\n  end\n\n  def call\n    Net::HTTP.post(URI(@url), "{}", {})\n  end\nend',
         'def preview\n  target = params[:url]\n  HTTParty.get(target)\nend',
+        'def test\n  uri = URI.parse(params[:url])\n  Net::HTTP.post(uri, "{}", "Content-Type" => "application/json")\nend',
       ],
       valid: [
         'class TestDelivery\n  def initialize(params)\n    @name = params[:name]\n  end\n\n  def call\n    Net::HTTP.post(URI(@url), "{}", {})\n  end\nend',
         'def preview\n  target = ALLOWED.fetch(params[:url])\n  HTTParty.get(target)\nend',
+        'def test\n  uri = URI.parse(WEBHOOKS.fetch(params[:name]))\n  Net::HTTP.post(uri, "{}", "Content-Type" => "application/json")\nend',
       ],
     },
   },
@@ -211,7 +276,16 @@ export const rubyRules: Rule[] = [
           all: [
             { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
             { has: { field: 'method', regex: '^(system|exec|spawn)$' } },
-            firstArgument(builtString),
+            firstArgument({ any: [builtString, assignedFrom('$CMD', unsafeBuiltString)] }),
+          ],
+        },
+        // Kernel#open runs a command when the value starts with "|": `open(params[:source])`.
+        {
+          kind: 'call',
+          all: [
+            { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+            { has: { field: 'method', regex: '^open$' } },
+            firstArgument({ any: [paramsDerived, assignedFrom('$SRC', paramsDerived)] }),
           ],
         },
         {
@@ -224,7 +298,7 @@ export const rubyRules: Rule[] = [
                 regex: '^(system|exec|spawn|popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline\\w*)$',
               },
             },
-            firstArgument(builtString),
+            firstArgument({ any: [builtString, assignedFrom('$CMD', unsafeBuiltString)] }),
           ],
         },
       ],
@@ -237,11 +311,15 @@ export const rubyRules: Rule[] = [
         action('output = `ping -c 1 #{host}`'),
         action('out, status = Open3.capture2("convert " + src + " out.png")'),
         action('files = %x(ls #{dir})'),
+        'def duration(path)\n  cmd = "ffprobe -v error -of json #{path}"\n  stdout, status = Open3.capture2(cmd)\nend',
+        action('source = params[:source]\ndata = open(source).read'),
       ],
       valid: [
         action('system("tar", "xzf", params[:archive])'),
         action('output = `uptime`'),
         action('out, status = Open3.capture2("convert", src, "out.png")'),
+        'def duration(path)\n  cmd = "ffprobe -v error -of json #{Shellwords.escape(path)}"\n  stdout, status = Open3.capture2(cmd)\nend',
+        action('data = File.open(params[:file].path).read'),
       ],
     },
   },
@@ -256,15 +334,37 @@ export const rubyRules: Rule[] = [
       kind: 'call',
       all: [
         { has: { field: 'method', regex: '^(eval|instance_eval|class_eval|module_eval|instance_exec)$' } },
-        firstArgument({
-          not: {
-            any: [
-              { kind: 'string', not: { has: { kind: 'interpolation' } } },
-              { kind: 'block_argument' },
-              { kind: 'heredoc_beginning' },
-            ],
-          },
-        }),
+        {
+          any: [
+            firstArgument({
+              not: {
+                any: [
+                  { kind: 'string', not: { has: { kind: 'interpolation' } } },
+                  { kind: 'block_argument' },
+                  { kind: 'heredoc_beginning' },
+                ],
+              },
+            }),
+            // A heredoc with a value interpolated as a whole line of code (not just a method name):
+            // `class_eval <<~RUBY ... #{expression} ... RUBY`.
+            {
+              all: [
+                firstArgument({ kind: 'heredoc_beginning' }),
+                {
+                  any: [
+                    { precedes: { kind: 'heredoc_body', regex: '(?m)^\\s*#\\{[^}]*\\}\\s*$' } },
+                    {
+                      inside: {
+                        kind: 'assignment',
+                        precedes: { kind: 'heredoc_body', regex: '(?m)^\\s*#\\{[^}]*\\}\\s*$' },
+                      },
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
       ],
     },
     cwe: 'CWE-95',
@@ -274,9 +374,11 @@ export const rubyRules: Rule[] = [
         action('result = eval(params[:expr])'),
         action('obj.instance_eval("self.#{attr} = value")'),
         action('klass.class_eval(code)'),
+        'def self.add_metric(name, expression)\n  class_eval <<~RUBY, __FILE__, __LINE__ + 1\n    def #{name}\n      #{expression}\n    end\n  RUBY\nend',
       ],
       valid: [
         action('klass.class_eval do\n  attr_accessor :name\nend'),
+        'FIELDS.each do |field|\n  class_eval <<~RUBY, __FILE__, __LINE__ + 1\n    def #{field}_label\n      I18n.t("fields.#{field}")\n    end\n  RUBY\nend',
         action('obj.instance_eval(&block)'),
         action('result = eval("1 + 2")'),
       ],
@@ -429,6 +531,12 @@ export const rubyRules: Rule[] = [
         any: [
           { kind: 'assignment', has: { field: 'left', regex: SECRET_NAME } },
           { kind: 'method', has: { field: 'name', regex: SECRET_METHOD } },
+          // The value generator of a credential model: `class ApiToken ... def generate_value`.
+          {
+            kind: 'method',
+            has: { field: 'name', regex: '^(generate|regenerate|assign|set|build|reset)_\\w+$' },
+            inside: { stopBy: 'end', kind: 'class', has: { field: 'name', regex: SECRET_CLASS } },
+          },
         ],
       },
     },
@@ -439,11 +547,14 @@ export const rubyRules: Rule[] = [
         action('@user.reset_token = Array.new(20) { CHARS.sample }.join'),
         'def generate_token\n  rand(36**20).to_s(36)\nend',
         action('otp = Random.new.rand(100_000..999_999)'),
+        'class ApiToken < ApplicationRecord\n  def generate_value\n    self.value = Array.new(40) { CHARS.sample }.join\n  end\nend',
       ],
       valid: [
         action('@user.reset_token = SecureRandom.urlsafe_base64(20)'),
         'def roll_dice\n  rand(1..6)\nend',
         'def generate_token\n  CHARS.sample(20, random: SecureRandom).join\nend',
+        'class ApiToken < ApplicationRecord\n  def generate_value\n    self.value = SecureRandom.alphanumeric(40)\n  end\nend',
+        'class Survey < ApplicationRecord\n  def generate_order\n    self.order = questions.shuffle\n  end\nend',
       ],
     },
   },
@@ -495,7 +606,7 @@ export const rubyRules: Rule[] = [
     id: 'rb.path-traversal',
     languages: ['ruby'],
     type: 'security',
-    severity: 'critical',
+    severity: 'important',
     message:
       'A file path built from a request parameter: "../" in the value reads or writes files outside the intended folder (path traversal). Use File.basename on the name, or check the expanded path stays under the base directory.',
     rule: {
@@ -523,8 +634,25 @@ export const rubyRules: Rule[] = [
         field: 'arguments',
         has: {
           nthChild: 1,
-          ...fromParams,
+          any: [
+            fromParams,
+            // Through a local variable: `page = params[:page] || "index"; File.read(File.join(DIR, "#{page}.md"))`.
+            assignedFrom('$PATH', paramsDerived),
+            { has: { stopBy: 'end', ...assignedFrom('$PATH', paramsDerived) } },
+          ],
           not: { has: { stopBy: 'end', kind: 'call', regex: '^(::)?File\\.basename\\b' } },
+        },
+      },
+      // A name checked against an allow-list or the base folder before use.
+      not: {
+        inside: {
+          stopBy: 'end',
+          ...SCOPE,
+          has: {
+            stopBy: 'end',
+            kind: 'call',
+            has: { field: 'method', regex: '^(include\\?|start_with\\?|basename)$' },
+          },
         },
       },
     },
@@ -535,8 +663,14 @@ export const rubyRules: Rule[] = [
         action('send_file Rails.root.join("uploads", params[:file])'),
         action('data = File.read("/var/reports/#{params[:name]}")'),
         action('File.delete(params[:path])'),
+        action('page = params[:page] || "index"\ncontent = File.read(File.join(DOCS_DIR, "#{page}.md"))'),
+        "get '/docs' do\n  path = File.join(DOCS_DIR, params['page'].to_s)\n  File.read(path)\nend",
       ],
       valid: [
+        action(
+          'page = params[:page] || "index"\nraise ActionController::RoutingError, page unless PAGES.include?(page)\ncontent = File.read(File.join(DOCS_DIR, "#{page}.md"))',
+        ),
+        action('page = File.basename(params[:page].to_s)\ncontent = File.read(File.join(DOCS_DIR, page))'),
         action('send_file Rails.root.join("uploads", File.basename(params[:file]))'),
         action('data = File.read(Rails.root.join("config", "app.yml"))'),
       ],
@@ -565,6 +699,20 @@ export const rubyRules: Rule[] = [
           ],
         },
         { kind: 'rescue_modifier', regex: '\\brescue\\s+nil$' },
+        // A rescue whose whole body is `nil`.
+        {
+          kind: 'rescue',
+          all: [
+            { has: { kind: 'then', not: { has: { not: { kind: 'nil' } } } } },
+            { not: { has: { stopBy: 'end', kind: 'comment' } } },
+            {
+              any: [
+                { not: { has: { kind: 'exceptions' } } },
+                { has: { kind: 'exceptions', regex: '^(::)?(StandardError|Exception)$' } },
+              ],
+            },
+          ],
+        },
       ],
     },
     examples: {
@@ -572,11 +720,14 @@ export const rubyRules: Rule[] = [
         'begin\n  charge!(order)\nrescue => e\nend',
         'def sync\n  api.push(record)\nrescue StandardError\nend',
         action('count = Integer(params[:count]) rescue nil'),
+        'def deliver\n  begin\n    Mailer.created.deliver_now\n  rescue StandardError\n    nil\n  end\nend',
       ],
       valid: [
         'begin\n  charge!(order)\nrescue => e\n  Rails.logger.error(e)\nend',
         'begin\n  cache.delete(key)\nrescue Errno::ENOENT\nend',
         action('count = Integer(params[:count]) rescue 0'),
+        'def deliver\n  begin\n    Mailer.created.deliver_now\n  rescue Net::SMTPError\n    nil\n  end\nend',
+        'def deliver\n  begin\n    Mailer.created.deliver_now\n  rescue StandardError\n    false\n  end\nend',
       ],
     },
   },
@@ -584,7 +735,7 @@ export const rubyRules: Rule[] = [
     id: 'rb.debugger',
     languages: ['ruby'],
     type: 'style',
-    severity: 'warning',
+    severity: 'info',
     message:
       'A debugger breakpoint (binding.pry, byebug, debugger) left in the code stops the process waiting for a terminal. Remove it before merging.',
     rule: {
@@ -674,6 +825,21 @@ export const rubyRules: Rule[] = [
             firstArgument(fromParams),
           ],
         },
+        // ERB source kept as data (a record the users edit): `ERB.new(@template.body).result(binding)`.
+        {
+          all: [
+            { has: { field: 'receiver', regex: '^(ERB|Erubi::Engine|Haml::Engine|Slim::Template)$' } },
+            { has: { field: 'method', regex: '^new$' } },
+            firstArgument({
+              kind: 'call',
+              all: [
+                { has: { field: 'receiver', any: [{ kind: 'identifier' }, { kind: 'instance_variable' }] } },
+                { has: { field: 'method', regex: '^(body|content|source|template|text|markup|html|code|snippet)$' } },
+                { not: { has: { field: 'arguments', regex: '[\\s\\S]' } } },
+              ],
+            }),
+          ],
+        },
         {
           all: [
             { has: { field: 'method', regex: '^render$' } },
@@ -690,10 +856,16 @@ export const rubyRules: Rule[] = [
     cwe: 'CWE-1336',
     cvss: 9.8,
     examples: {
-      invalid: [action('html = ERB.new(params[:template]).result(binding)'), action('render inline: params[:body]')],
+      invalid: [
+        action('html = ERB.new(params[:template]).result(binding)'),
+        action('render inline: params[:body]'),
+        'def render(user)\n  ERB.new(@template.body).result(binding)\nend',
+      ],
       valid: [
         action('html = ERB.new(File.read(template_path)).result(binding)'),
         action('render inline: "<p><%= @user.name %></p>"'),
+        'def render(user)\n  ERB.new(File.read(@template.path)).result(binding)\nend',
+        'def render(user)\n  Liquid::Template.parse(@template.body).render("user" => user)\nend',
       ],
     },
   },
@@ -879,21 +1051,49 @@ export const rubyRules: Rule[] = [
     id: 'rb.query-in-loop',
     languages: ['ruby'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
-      'A record is loaded once per element of a loop (N+1 queries). Load them in one query, e.g. Project.where(id: ids).index_by(&:id), or use includes.',
+      'A query runs once per element of a loop (N+1 queries). Load the rows in one query before the loop, e.g. Project.where(id: ids).index_by(&:id), Comment.where(post_id: ids).group(:post_id).count, or use includes.',
     rule: {
       kind: 'call',
       all: [
         { has: { field: 'receiver', kind: 'constant' } },
-        { has: { field: 'method', regex: '^(find|find_by|find_by!|find_by_id)$' } },
+        {
+          any: [
+            { has: { field: 'method', regex: '^(find|find_by|find_by!|find_by_id)$' } },
+            // A query keyed by the item: `Comment.where(post_id: post.id).count`.
+            {
+              has: {
+                field: 'method',
+                regex: '^(where|exists\\?|count|sum|pluck|find_or_create_by!?|find_or_initialize_by)$',
+              },
+              all: [
+                {
+                  has: {
+                    field: 'arguments',
+                    has: {
+                      stopBy: 'end',
+                      kind: 'identifier',
+                      pattern: '$ITEM',
+                      inside: {
+                        stopBy: { kind: 'method' },
+                        any: [{ kind: 'do_block' }, { kind: 'block' }],
+                        has: { kind: 'block_parameters', has: { stopBy: 'end', kind: 'identifier', pattern: '$ITEM' } },
+                      },
+                    },
+                  },
+                },
+              ],
+            },
+          ],
+        },
         {
           inside: {
             stopBy: { kind: 'method' },
             any: [{ kind: 'do_block' }, { kind: 'block' }],
             inside: {
               kind: 'call',
-              has: { field: 'method', regex: '^(each|map|flat_map|each_with_object|select|collect|sum|filter_map)$' },
+              has: { field: 'method', regex: ITERATION_METHODS },
             },
           },
         },
@@ -903,10 +1103,17 @@ export const rubyRules: Rule[] = [
       invalid: [
         action('@rows = ids.map do |id|\n  project = Project.find(id)\n  project.name\nend'),
         action('users.each { |u| Account.find_by(user_id: u.id).touch }'),
+        action(
+          '@posts.each do |post|\n  @counts[post.id] = Comment.where(post_id: post.id, approved: true).count\nend',
+        ),
       ],
       valid: [
         action('projects = Project.where(id: ids).index_by(&:id)'),
         action('project = Project.find(params[:id])'),
+        action(
+          'counts = Comment.where(post_id: @posts.map(&:id)).group(:post_id).count\n@posts.each { |post| @counts[post.id] = counts[post.id] }',
+        ),
+        action('@posts.each do |post|\n  post.update!(flag: Setting.where(key: "flag").exists?)\nend'),
       ],
     },
   },
@@ -914,7 +1121,7 @@ export const rubyRules: Rule[] = [
     id: 'rb.string-concat-in-loop',
     languages: ['ruby'],
     type: 'performance',
-    severity: 'info',
+    severity: 'warning',
     message:
       'str += in a loop allocates a new string and copies the old one on every iteration (quadratic). Append with << to a mutable string, or collect the parts and join them.',
     rule: {
@@ -985,18 +1192,24 @@ export const rubyRules: Rule[] = [
     rule: {
       kind: 'comment',
       regex:
-        '^#\\s*([A-Z]\\w*(::\\w+)*|@?[a-z_]\\w*)(\\.\\w+[?!]?)*\\(.*\\)(\\.\\w+[?!]?(\\(.*\\))?)*\\s*$|^#\\s*@?[a-z_]\\w*\\s*=\\s*[\\w@:"\'\\[{(].*\\(.*\\)\\s*$',
+        '^#\\s*([A-Z]\\w*(::\\w+)*|@?[a-z_]\\w*)(\\.\\w+[?!]?)*\\(.*\\)(\\.\\w+[?!]?(\\(.*\\))?)*\\s*$|^#\\s*@?[a-z_]\\w*\\s*=\\s*[\\w@:"\'\\[{(].*\\(.*\\)\\s*$' +
+        // A Rails/Ruby macro with code arguments: `# before_action :require_admin!`, `# has_many :posts, dependent: :destroy`.
+        '|^#\\s*(before_action|after_action|around_action|skip_before_action|prepend_before_action|protect_from_forgery|validates?|validates_\\w+|has_many|has_one|belongs_to|has_and_belongs_to_many|scope|attr_(accessor|reader|writer)|delegate|helper_method|include|extend|require|require_relative|(before|after|around)_(save|create|update|destroy|validation|commit)|authorize|redirect_to|render|raise)\\s+(:[a-z_]\\w*[!?]?|"[^"]*"|\'[^\']*\'|@\\w+|[A-Z]\\w*(::\\w+)*)(\\s*,.*)?\\s*$',
       not: { regex: '(?i)^#\\s*(rubocop|frozen_string_literal|typed|todo|fixme|note|see|example|@\\w+\\s)' },
     },
     examples: {
       invalid: [
         'def send_welcome\n  # UserMailer.welcome(self).deliver_later\nend',
         'x = 1\n# total = items.sum(&:price)',
+        'class ReportsController < ApplicationController\n  # before_action :require_admin!\nend',
+        'class Post < ApplicationRecord\n  # has_many :comments, dependent: :destroy\nend',
       ],
       valid: [
         '# Sends the welcome mail (see UserMailer).\ndef send_welcome; end',
         '# frozen_string_literal: true\nx = 1',
         '# @param user (User) the user',
+        '# Render the page only for admins.\nx = 1',
+        '# include the footer when the user is signed in\nx = 1',
       ],
     },
   },
@@ -1134,6 +1347,158 @@ export const rubyRules: Rule[] = [
       valid: [
         "PATTERN = Regexp.new('completed in (\\d{4,}) ms')\nlines.select { |line| PATTERN.match?(line) }",
         'terms.each do |term|\n  re = Regexp.new(Regexp.escape(term))\n  hits << re if re.match?(text)\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.loop-invariant-parse',
+    languages: ['ruby'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'JSON.parse / YAML.safe_load / Regexp.new inside an iteration block on a value that does not change between items: the same document is parsed (or the same pattern compiled) once per item. Do it once before the loop.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^(::)?(JSON|YAML|Psych|Regexp|Oj)$' } },
+        { has: { field: 'method', regex: '^(parse|safe_load|load|new|compile|union)$' } },
+        // A literal pattern is rb.regexp-new-in-loop.
+        firstArgument({ not: { kind: 'string', not: { has: { kind: 'interpolation' } } } }),
+        {
+          inside: {
+            stopBy: { any: [{ kind: 'method' }, { kind: 'singleton_method' }] },
+            any: [{ kind: 'do_block' }, { kind: 'block' }],
+            inside: { kind: 'call', has: { field: 'method', regex: ITERATION_METHODS } },
+          },
+        },
+        // No name in the argument is a block parameter or set inside the block...
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                stopBy: 'end',
+                any: [{ kind: 'identifier' }, { kind: 'instance_variable' }],
+                pattern: '$V',
+                inside: {
+                  stopBy: { any: [{ kind: 'method' }, { kind: 'singleton_method' }] },
+                  any: [{ kind: 'do_block' }, { kind: 'block' }],
+                  has: {
+                    stopBy: 'end',
+                    any: [
+                      { kind: 'block_parameters', has: { stopBy: 'end', kind: 'identifier', pattern: '$V' } },
+                      { kind: 'assignment', has: { field: 'left', pattern: '$V' } },
+                      { kind: 'operator_assignment', has: { field: 'left', pattern: '$V' } },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+        },
+        // ...and every other bare name is a method name or a parameter of the method (not a call that may change).
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                stopBy: 'end',
+                kind: 'identifier',
+                pattern: '$W',
+                all: [
+                  { not: { inside: { kind: 'call', has: { field: 'method', pattern: '$W' } } } },
+                  {
+                    not: {
+                      inside: {
+                        stopBy: 'end',
+                        any: [{ kind: 'method' }, { kind: 'singleton_method' }],
+                        has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', pattern: '$W' } },
+                      },
+                    },
+                  },
+                ],
+              },
+            },
+          },
+        },
+        // Not reading a stream or response that moves on: `JSON.parse(io.gets)`, `JSON.parse(http.get(...).body)`.
+        {
+          not: {
+            has: {
+              field: 'arguments',
+              has: {
+                stopBy: 'end',
+                kind: 'call',
+                has: {
+                  field: 'method',
+                  regex: '^(gets|read|readline|get|post|request|call|next|shift|pop|fetch_next)$',
+                },
+              },
+            },
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'def route(notifications)\n  notifications.map do |n|\n    rules = JSON.parse(@setting.routing_rules)\n    [n, rules.fetch(n.kind)]\n  end\nend',
+        'def self.count(lines, service)\n  lines.count do |line|\n    Regexp.new("\\\\A\\\\[#{Regexp.escape(service)}\\\\] ERROR").match?(line)\n  end\nend',
+      ],
+      valid: [
+        'def route(notifications)\n  rules = JSON.parse(@setting.routing_rules)\n  notifications.map { |n| [n, rules.fetch(n.kind)] }\nend',
+        'def load(rows)\n  rows.map { |row| JSON.parse(row.payload) }\nend',
+        'def load(rows)\n  rows.each do |row|\n    raw = row.payload\n    docs << JSON.parse(raw)\n  end\nend',
+        'def poll(ids)\n  ids.each { |_| JSON.parse(next_message) }\nend',
+        'def poll(pages)\n  pages.each do |page|\n    @body = client.get(page).body\n    docs << JSON.parse(@body)\n  end\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.open-uri-argument',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'URI.open fetches whatever URL the caller passes in (any host, internal services, cloud metadata): server-side request forgery when the URL comes from a user. Check the host against an allow-list (and the scheme is https) before fetching.',
+    rule: {
+      kind: 'call',
+      all: [
+        { has: { field: 'receiver', regex: '^(::)?URI$' } },
+        { has: { field: 'method', regex: '^open$' } },
+        firstArgument({
+          kind: 'identifier',
+          pattern: '$URL',
+          inside: {
+            stopBy: 'end',
+            any: [{ kind: 'method' }, { kind: 'singleton_method' }],
+            has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', pattern: '$URL' } },
+          },
+        }),
+        // No host check in the method.
+        {
+          not: {
+            inside: {
+              stopBy: 'end',
+              any: [{ kind: 'method' }, { kind: 'singleton_method' }],
+              has: {
+                stopBy: 'end',
+                kind: 'call',
+                has: { field: 'method', regex: '^(host|allowed\\w*\\??|include\\?)$' },
+              },
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-918',
+    examples: {
+      invalid: [
+        'def attach_remote_avatar(url)\n  avatar.attach(io: URI.open(url), filename: "avatar.png")\nend',
+        'def import_feed(feed_url)\n  body = URI.open(feed_url).read\nend',
+      ],
+      valid: [
+        'def attach_default\n  avatar.attach(io: URI.open(DEFAULT_AVATAR_URL), filename: "avatar.png")\nend',
+        'def import_feed(feed_url)\n  raise ArgumentError unless ALLOWED_HOSTS.include?(URI(feed_url).host)\n  body = URI.open(feed_url).read\nend',
       ],
     },
   },
