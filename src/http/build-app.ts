@@ -28,6 +28,7 @@ import { registerHealthRoutes } from './health-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { NUL_ISSUE, nulPathIn, rejectNulCharacters } from './reject-nul.js';
+import { RequestLog } from './request-log.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -99,6 +100,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => newId('req'),
     requestIdHeader: false,
     return503OnClosing: true,
+    // One line per request instead of fastify's two (request-log.ts).
+    logController: new RequestLog(),
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
   }) as unknown as FastifyInstance;
 
