@@ -37,6 +37,7 @@ import { REQUESTS_PER_HOUR } from '../src/limits/plans.js';
 import { type BenchDatabase, createBenchDatabase, type DatabaseKind } from './api/bench-database.js';
 import { freePort } from './api/free-port.js';
 import { machineLoad } from './api/machine-load.js';
+import { type BenchOptions, parseBenchArgs, ROOT } from './api/parse-args.js';
 import { cpuMeter } from './api/process-cpu.js';
 import { readRateCounters } from './api/rate-counters.js';
 import { type RssWindow, sampleRss } from './api/rss-sampler.js';
@@ -44,21 +45,18 @@ import { type LoadFigures, type LoadRequest, runLoad } from './api/run-load.js';
 import { seedUsers } from './api/seed-users.js';
 import { type SpawnedServer, spawnServer } from './api/spawn-server.js';
 
-interface Options {
-  databases: DatabaseKind[];
+interface Options extends BenchOptions {
   seconds: number;
   warmup: number;
   connections: number;
   routes: ('get' | 'post')[];
-  root: string;
   cpuProf: string | undefined;
   logLevel: string | undefined;
   nodeFlags: string[];
-  json: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = {
+  const defaults: Options = {
     databases: ['pglite', 'postgres'],
     seconds: 10,
     warmup: 3,
@@ -70,31 +68,20 @@ function parseArgs(argv: string[]): Options {
     nodeFlags: [],
     json: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = argv[i + 1];
+  return parseBenchArgs(argv, defaults, (flag, value, options) => {
     const n = Number(value);
-    if (arg === '--json') {
-      options.json = true;
-      continue;
-    }
-    if (arg === '--db' && (value === 'pglite' || value === 'postgres')) options.databases = [value];
-    else if (arg === '--db' && value === 'both') options.databases = ['pglite', 'postgres'];
-    else if (arg === '--seconds' && Number.isInteger(n) && n > 0) options.seconds = n;
-    else if (arg === '--warmup' && Number.isInteger(n) && n >= 0) options.warmup = n;
-    else if (arg === '--connections' && Number.isInteger(n) && n > 0) options.connections = n;
-    else if (arg === '--route' && (value === 'get' || value === 'post')) options.routes = [value];
-    else if (arg === '--root' && value !== undefined) options.root = resolve(value);
-    else if (arg === '--cpu-prof' && value !== undefined) options.cpuProf = resolve(value);
-    else if (arg === '--log-level' && value !== undefined) options.logLevel = value;
-    else if (arg === '--node-flags' && value !== undefined) options.nodeFlags = value.split(' ').filter(Boolean);
-    else throw new Error(`unknown or malformed option ${arg} ${value ?? ''}`);
-    i += 1;
-  }
-  return options;
+    if (flag === '--seconds' && Number.isInteger(n) && n > 0) options.seconds = n;
+    else if (flag === '--warmup' && Number.isInteger(n) && n >= 0) options.warmup = n;
+    else if (flag === '--connections' && Number.isInteger(n) && n > 0) options.connections = n;
+    else if (flag === '--route' && (value === 'get' || value === 'post')) options.routes = [value];
+    else if (flag === '--cpu-prof' && value !== undefined) options.cpuProf = resolve(value);
+    else if (flag === '--log-level' && value !== undefined) options.logLevel = value;
+    else if (flag === '--node-flags' && value !== undefined) options.nodeFlags = value.split(' ').filter(Boolean);
+    else return false;
+    return true;
+  });
 }
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const PULL_REQUEST_URL = 'https://github.com/acme/shop/pull/2';
 
 interface RouteFigures {
