@@ -19,10 +19,10 @@ import { buildApp } from '../../src/http/build-app.js';
 import { type HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
 import { freePort, type PrivatePostgres, startPrivatePostgres } from '../helpers/private-postgres.js';
+import { type RoleProcess, serveRole } from '../helpers/serve-role.js';
 import { testSecrets } from '../helpers/test-app.js';
 import { testClock } from '../helpers/test-clock.js';
 import { until } from '../helpers/until.js';
-import { type RoleProcess, serveRole } from '../scale/serve-role.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 

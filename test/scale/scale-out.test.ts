@@ -6,9 +6,9 @@ import { setPlan } from '../../src/auth/accounts.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { type HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
+import { type RoleProcess, serveRole } from '../helpers/serve-role.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
-import { type RoleProcess, serveRole } from './serve-role.js';
 
 interface Answer {
   status: number;
