@@ -12,7 +12,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
 import { registerTeamRoutes } from '../orgs/team-routes.js';
-import { makeGitHubReader } from '../reviews/github-reader.js';
+import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
 import { registerReviewRoutes } from '../reviews/review-routes.js';
 import { ReviewService } from '../reviews/review-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -51,6 +51,8 @@ export interface AppDeps {
    * API and the workers); when absent, made here from the configuration (null: no app).
    */
   githubApp?: GitHubAppAuth | null;
+  /** GitHub as the API reads it; made here from the configuration when absent (serve shares one). */
+  githubReader?: GitHubReader;
   /** Work was queued by a request (a webhook ping, a redelivery): serve wakes its idle workers. */
   onQueued?: () => void;
   /** The GitHub App (buildGitHubApp): its webhook route is mounted when present. */
@@ -174,13 +176,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           fetch: fetchImpl,
           clock,
         });
-  const github = makeGitHubReader({
-    db,
-    box,
-    apiUrl: config.github.apiUrl,
-    fetch: fetchImpl,
-    app: githubApp ?? undefined,
-  });
+  const github =
+    deps.githubReader ??
+    makeGitHubReader({
+      db,
+      box,
+      apiUrl: config.github.apiUrl,
+      fetch: fetchImpl,
+      app: githubApp ?? undefined,
+    });
   const reviews = new ReviewService({
     db,
     clock,
