@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { expectDatabaseUnavailable } from '../helpers/expect-unavailable.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
@@ -95,19 +96,7 @@ describeOnPostgres('a database that hangs instead of refusing', () => {
     // Two requests hold the pool's two connections with a query sent and no answer; the third
     // waits for a free connection. None may hang.
     const answers = await Promise.all([list(), list(), list()]);
-    for (const res of answers) {
-      expect(res.statusCode, res.body).toBe(503);
-      expect(res.headers['retry-after']).toBe('5');
-      expect(res.json()).toEqual({
-        error: {
-          type: 'api_error',
-          code: 'service_unavailable',
-          status: 503,
-          message: 'The database is not answering; retry after a few seconds',
-        },
-        meta: { request_id: res.headers['x-request-id'], timestamp: t.clock.now().toISOString() },
-      });
-    }
+    for (const res of answers) expectDatabaseUnavailable(res, t.clock.now());
     // Both connections whose query timed out are closed by the app at once. Kept in the pool,
     // each would make the next query wait behind its lost one for another query timeout, until
     // the pool's idle timeout (10 s) ended it: the wait here is well under that.

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './private-postgres.js';
+import type { TestApp } from './test-app.js';
 import { until } from './until.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -86,4 +87,14 @@ export async function serveRole(
     }
   }
   return handle;
+}
+
+/** What a process needs to serve the database and secrets of an in-process test app. */
+export function testAppEnv(t: TestApp): Record<string, string> {
+  return {
+    DATABASE_URL: t.database.url as string,
+    JWT_SECRET: t.secrets.jwtSecret,
+    ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
+    PUBLIC_URL: t.config.publicUrl,
+  };
 }

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
-import { type RoleProcess, serveRole } from '../helpers/serve-role.js';
+import { type RoleProcess, serveRole, testAppEnv } from '../helpers/serve-role.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
@@ -36,10 +36,7 @@ describeOnPostgres('a worker killed mid-review', () => {
 
   const startWorker = async () => {
     const worker = await serveRole('worker', {
-      DATABASE_URL: t.database.url as string,
-      JWT_SECRET: t.secrets.jwtSecret,
-      ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
-      PUBLIC_URL: t.config.publicUrl,
+      ...testAppEnv(t),
       JOB_LEASE_MS: '1500',
       ...github.env(),
     });

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
-import { type RoleProcess, serveRole } from '../helpers/serve-role.js';
+import { type RoleProcess, serveRole, testAppEnv } from '../helpers/serve-role.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
@@ -50,10 +50,7 @@ describeOnPostgres('webhook delivery across worker processes', () => {
 
   const startWorker = async () => {
     const worker = await serveRole('worker', {
-      DATABASE_URL: t.database.url as string,
-      JWT_SECRET: t.secrets.jwtSecret,
-      ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
-      PUBLIC_URL: t.config.publicUrl,
+      ...testAppEnv(t),
       JOB_LEASE_MS: '1500',
       WEBHOOK_ALLOW_PRIVATE: 'true',
       NODE_EXTRA_CA_CERTS: caFile,
