@@ -1,6 +1,7 @@
 import net from 'node:net';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { isDatabaseUnavailable } from '../../src/db/database-unavailable.js';
 import { expectDatabaseUnavailable } from '../helpers/expect-unavailable.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -55,6 +56,13 @@ async function startFreezingRelay(target: { host: string; port: number }) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+describe('a query that got no answer', () => {
+  it('counts as the database being away (503), as node-postgres words its query time-out', () => {
+    expect(isDatabaseUnavailable(new Error('Query read timeout'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Query read timeout: something else'))).toBe(false);
+  });
+});
 
 /**
  * With a database that stops answering, requests answer 503 service_unavailable after the

@@ -41,7 +41,6 @@ describe('isDatabaseUnavailable', () => {
       new Error('Connection terminated unexpectedly'),
       new Error('Client has encountered a connection error and is not queryable'),
       new Error('timeout exceeded when trying to connect'),
-      new Error('Query read timeout'),
       new AggregateError([withCode('connect ECONNREFUSED ::1:5432', 'ECONNREFUSED')], ''),
       new Error('Migration 0001-accounts failed', { cause: withCode('read ECONNRESET', 'ECONNRESET') }),
     ]) {
