@@ -4,7 +4,7 @@
  *
  *   npm run bench:api [-- --db pglite|postgres|both] [-- --seconds N] [-- --warmup N]
  *                     [-- --connections N] [-- --route get|post] [-- --cpu-prof DIR] [-- --log-level L]
- *                     [-- --root DIR] [-- --json]
+ *                     [-- --node-flags "FLAGS"] [-- --root DIR] [-- --json]
  *
  * For each database (a fresh PGlite data directory; a new database on BENCH_POSTGRES_URL,
  * default postgres://postgres@127.0.0.1:5432/test, created and dropped by the run):
@@ -37,6 +37,7 @@ import { REQUESTS_PER_HOUR } from '../src/limits/plans.js';
 import { type BenchDatabase, createBenchDatabase, type DatabaseKind } from './api/bench-database.js';
 import { freePort } from './api/free-port.js';
 import { machineLoad } from './api/machine-load.js';
+import { type BenchOptions, parseBenchArgs, ROOT } from './api/parse-args.js';
 import { cpuMeter } from './api/process-cpu.js';
 import { readRateCounters } from './api/rate-counters.js';
 import { type RssWindow, sampleRss } from './api/rss-sampler.js';
@@ -44,20 +45,18 @@ import { type LoadFigures, type LoadRequest, runLoad } from './api/run-load.js';
 import { seedUsers } from './api/seed-users.js';
 import { type SpawnedServer, spawnServer } from './api/spawn-server.js';
 
-interface Options {
-  databases: DatabaseKind[];
+interface Options extends BenchOptions {
   seconds: number;
   warmup: number;
   connections: number;
   routes: ('get' | 'post')[];
-  root: string;
   cpuProf: string | undefined;
   logLevel: string | undefined;
-  json: boolean;
+  nodeFlags: string[];
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = {
+  const defaults: Options = {
     databases: ['pglite', 'postgres'],
     seconds: 10,
     warmup: 3,
@@ -66,36 +65,29 @@ function parseArgs(argv: string[]): Options {
     root: ROOT,
     cpuProf: undefined,
     logLevel: undefined,
+    nodeFlags: [],
     json: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = argv[i + 1];
+  return parseBenchArgs(argv, defaults, (flag, value, options) => {
     const n = Number(value);
-    if (arg === '--json') {
-      options.json = true;
-      continue;
-    }
-    if (arg === '--db' && (value === 'pglite' || value === 'postgres')) options.databases = [value];
-    else if (arg === '--db' && value === 'both') options.databases = ['pglite', 'postgres'];
-    else if (arg === '--seconds' && Number.isInteger(n) && n > 0) options.seconds = n;
-    else if (arg === '--warmup' && Number.isInteger(n) && n >= 0) options.warmup = n;
-    else if (arg === '--connections' && Number.isInteger(n) && n > 0) options.connections = n;
-    else if (arg === '--route' && (value === 'get' || value === 'post')) options.routes = [value];
-    else if (arg === '--root' && value !== undefined) options.root = resolve(value);
-    else if (arg === '--cpu-prof' && value !== undefined) options.cpuProf = resolve(value);
-    else if (arg === '--log-level' && value !== undefined) options.logLevel = value;
-    else throw new Error(`unknown or malformed option ${arg} ${value ?? ''}`);
-    i += 1;
-  }
-  return options;
+    if (flag === '--seconds' && Number.isInteger(n) && n > 0) options.seconds = n;
+    else if (flag === '--warmup' && Number.isInteger(n) && n >= 0) options.warmup = n;
+    else if (flag === '--connections' && Number.isInteger(n) && n > 0) options.connections = n;
+    else if (flag === '--route' && (value === 'get' || value === 'post')) options.routes = [value];
+    else if (flag === '--cpu-prof' && value !== undefined) options.cpuProf = resolve(value);
+    else if (flag === '--log-level' && value !== undefined) options.logLevel = value;
+    else if (flag === '--node-flags' && value !== undefined) options.nodeFlags = value.split(' ').filter(Boolean);
+    else return false;
+    return true;
+  });
 }
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 const PULL_REQUEST_URL = 'https://github.com/acme/shop/pull/2';
 
 interface RouteFigures {
   bare: LoadFigures;
+  /** GET on PostgreSQL only: the bare route after one database round trip (bare-server.ts). */
+  floor: { figures: LoadFigures; cpuMsPerRequest: { server: number; database: number } } | undefined;
   redline: LoadFigures;
   rss: RssWindow;
   /** CPU ms per answered request: the bare server; Redline's process; its PostgreSQL backends. */
@@ -143,7 +135,7 @@ async function measureBenchDatabase(
   const logFile = join(workDir, `redline-${database.kind}.log`);
   const profArgs = options.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProf}`] : [];
   const server: SpawnedServer = await spawnServer({
-    args: [...profArgs, join(options.root, 'bin/redline.js'), 'serve'],
+    args: [...options.nodeFlags, ...profArgs, join(options.root, 'bin/redline.js'), 'serve'],
     env: {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
@@ -185,11 +177,19 @@ async function measureBenchDatabase(
       }
     }
     const { url: bareUrl, pid: barePid } = await bare();
+    // The floor server reads this run's database, so its backends are measured like Redline's.
+    const floorServer =
+      database.kind === 'postgres' && options.routes.includes('get')
+        ? await spawnBare(workDir, bodies, 'floor', database.env.DATABASE_URL)
+        : undefined;
     const perRequest = (ms: number, f: LoadFigures) => Math.round((100 * ms) / Math.max(1, f.answered)) / 100;
 
     let sent = 0;
     let answered = 0;
-    const route = async (requestFor: (user: number) => LoadRequest): Promise<RouteFigures> => {
+    const route = async (
+      requestFor: (user: number) => LoadRequest,
+      floor?: { url: string; pid: number },
+    ): Promise<RouteFigures> => {
       const load = (url: string, seconds: number) =>
         runLoad({ url, connections: options.connections, seconds, requestFor });
       const counted = (figures: LoadFigures) => {
@@ -201,6 +201,27 @@ async function measureBenchDatabase(
       const bareCpu = cpuMeter(barePid, undefined);
       const bareFigures = await load(bareUrl, options.seconds);
       const bareMs = bareCpu().serverMs;
+      let floorFigures: RouteFigures['floor'];
+      if (floor !== undefined) {
+        const floorLoad = (seconds: number) =>
+          runLoad({
+            url: floor.url,
+            connections: options.connections,
+            seconds,
+            requestFor: (i) => ({ ...requestFor(i), path: `/floor${requestFor(i).path}` }),
+          });
+        if (options.warmup > 0) await floorLoad(options.warmup);
+        const floorCpu = cpuMeter(floor.pid, database.name);
+        const figures = await floorLoad(options.seconds);
+        const used = floorCpu();
+        floorFigures = {
+          figures,
+          cpuMsPerRequest: {
+            server: perRequest(used.serverMs, figures),
+            database: perRequest(used.databaseMs, figures),
+          },
+        };
+      }
       if (options.warmup > 0) counted(await load(base, options.warmup));
       rss.mark();
       const cpu = cpuMeter(server.pid, database.name);
@@ -208,6 +229,7 @@ async function measureBenchDatabase(
       const used = cpu();
       return {
         bare: bareFigures,
+        floor: floorFigures,
         redline,
         rss: rss.read(),
         cpuMsPerRequest: {
@@ -219,11 +241,14 @@ async function measureBenchDatabase(
     };
     const get = !options.routes.includes('get')
       ? undefined
-      : await route((i) => ({
-          method: 'GET',
-          path: `/v1/reviews/${reviewIds[i % users.length]}`,
-          headers: { 'x-api-key': users[i % users.length]?.token ?? '' },
-        }));
+      : await route(
+          (i) => ({
+            method: 'GET',
+            path: `/v1/reviews/${reviewIds[i % users.length]}`,
+            headers: { 'x-api-key': users[i % users.length]?.token ?? '' },
+          }),
+          floorServer,
+        );
     const post = !options.routes.includes('post')
       ? undefined
       : await route((i) => ({
@@ -232,6 +257,7 @@ async function measureBenchDatabase(
           headers: { 'x-api-key': users[i % users.length]?.token ?? '', 'content-type': 'application/json' },
           body: JSON.stringify({ pull_request_url: PULL_REQUEST_URL }),
         }));
+    await floorServer?.stop();
     const peakRssMib = rss.read().hwmMib;
     rss.stop();
     const exitCode = await server.stop();
@@ -288,10 +314,14 @@ function printFigures(figures: DatabaseFigures, options: Options) {
     if (route === undefined) continue;
     console.log(`   ${name}, ${options.connections} connections, ${options.seconds} s:`);
     row('bare', route.bare);
+    if (route.floor) row('floor', route.floor.figures, route.bare);
     row('redline', route.redline, route.bare);
     const cpu = route.cpuMsPerRequest;
+    const floorCpu = route.floor
+      ? `; floor ${route.floor.cpuMsPerRequest.server} ms + PostgreSQL backends ${route.floor.cpuMsPerRequest.database} ms`
+      : '';
     console.log(
-      `    CPU per request: bare ${cpu.bare} ms; redline ${cpu.server} ms${figures.database === 'postgres' ? ` + PostgreSQL backends ${cpu.database} ms` : ' (PGlite inside)'}`,
+      `    CPU per request: bare ${cpu.bare} ms${floorCpu}; redline ${cpu.server} ms${figures.database === 'postgres' ? ` + PostgreSQL backends ${cpu.database} ms` : ' (PGlite inside)'}`,
     );
     console.log(`    RSS under load: max ${route.rss.maxRssMib} MiB (VmRSS sampled every 100 ms)`);
   }
@@ -304,6 +334,31 @@ function printFigures(figures: DatabaseFigures, options: Options) {
   );
 }
 
+/** bench/api/bare-server.ts in its own process, answering `bodies`; with a database URL, its floor route too. */
+async function spawnBare(
+  workDir: string,
+  bodies: { get?: unknown; post?: unknown },
+  name: string,
+  databaseUrl?: string,
+): Promise<SpawnedServer & { url: string }> {
+  const bodiesFile = join(workDir, `${name}-bodies.json`);
+  writeFileSync(bodiesFile, JSON.stringify(bodies));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = await spawnServer({
+    args: [join(ROOT, 'build-bench/bench/api/bare-server.js')],
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      BARE_BODIES: bodiesFile,
+      ...(databaseUrl ? { BARE_DATABASE_URL: databaseUrl } : {}),
+    },
+    readyUrl: `${url}/readyz`,
+    logFile: join(workDir, `${name}.log`),
+  });
+  return Object.assign(server, { url });
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!existsSync(join(options.root, 'build/cli/main.js'))) {
@@ -314,21 +369,10 @@ async function main() {
   console.log(`api throughput: ${machineLoad()}`);
   const workDir = mkdtempSync(join(tmpdir(), 'redline-bench-api-'));
   const bodies: { get?: unknown; post?: unknown } = {};
-  let bareServer: SpawnedServer | undefined;
-  let bareUrl: string | undefined;
+  let bareServer: (SpawnedServer & { url: string }) | undefined;
   const bare = async () => {
-    if (bareUrl !== undefined && bareServer !== undefined) return { url: bareUrl, pid: bareServer.pid };
-    const bodiesFile = join(workDir, 'bodies.json');
-    writeFileSync(bodiesFile, JSON.stringify(bodies));
-    const port = await freePort();
-    bareUrl = `http://127.0.0.1:${port}`;
-    bareServer = await spawnServer({
-      args: [join(ROOT, 'build-bench/bench/api/bare-server.js')],
-      env: { PATH: process.env.PATH, PORT: String(port), BARE_BODIES: bodiesFile },
-      readyUrl: `${bareUrl}/readyz`,
-      logFile: join(workDir, 'bare.log'),
-    });
-    return { url: bareUrl, pid: bareServer.pid };
+    bareServer ??= await spawnBare(workDir, bodies, 'bare');
+    return bareServer;
   };
 
   const results: DatabaseFigures[] = [];

@@ -14,6 +14,8 @@
  * Per-severity and per-type precision use the finding's own severity and type, recall the label's.
  * It prints figures and exits 0: it is a measurement, not a test (a broken corpus exits 1).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { reviewChange } from '../src/engine/review-change.js';
 import type { Finding, Severity } from '../src/engine/types.js';
 import { FINDING_TYPES, SEVERITIES } from '../src/engine/types.js';
@@ -34,15 +36,18 @@ interface Options {
   seed: number;
   lang?: string | undefined;
   caseId?: string | undefined;
+  /** Leave out the cases listed in the corpus's seen.txt (seen by someone tuning the rules). */
+  unseen: boolean;
   json: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { corpus: 'corpus', seed: 20240401, json: false };
+  const options: Options = { corpus: 'corpus', seed: 20240401, unseen: false, json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = argv[i + 1];
     if (arg === '--json') options.json = true;
+    else if (arg === '--unseen') options.unseen = true;
     else if (arg === '--seed' && value !== undefined) {
       options.seed = Number(value);
       i++;
@@ -57,7 +62,7 @@ function parseArgs(argv: string[]): Options {
       i++;
     } else {
       process.stderr.write(
-        `unknown argument ${arg}\nusage: engine-quality [--corpus ${CORPORA.join('|')}] [--seed N] [--lang L] [--case ID] [--json]\n`,
+        `unknown argument ${arg}\nusage: engine-quality [--corpus ${CORPORA.join('|')}] [--seed N] [--lang L] [--case ID] [--unseen] [--json]\n`,
       );
       process.exit(2);
     }
@@ -101,6 +106,20 @@ function tally(findings: ScoredFinding[], labels: ScoredLabel[]): Tally {
   };
 }
 
+/**
+ * The ids in `<corpus dir>/seen.txt` (one per line, `#` comments): cases of a held-out corpus
+ * that someone tuning the rules saw by accident, so figures without them stay blind.
+ */
+function seenCases(dir: string): Set<string> {
+  const file = join(dir, 'seen.txt');
+  if (!existsSync(file)) return new Set();
+  const ids = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((line) => line.replace(/#.*/, '').trim())
+    .filter(Boolean);
+  return new Set(ids);
+}
+
 const ratio = (num: number, den: number): number | null => (den === 0 ? null : num / den);
 
 async function main(): Promise<void> {
@@ -111,6 +130,11 @@ async function main(): Promise<void> {
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);
     process.exit(1);
+  }
+  if (options.unseen) {
+    const seen = seenCases(corpusDir(options.corpus));
+    cases = cases.filter((c) => !seen.has(c.id));
+    if (!options.json) console.log(`--unseen: ${seen.size} cases seen by someone tuning the rules left out`);
   }
   if (options.lang) cases = cases.filter((c) => c.language === options.lang);
   if (options.caseId) cases = cases.filter((c) => c.id === options.caseId);

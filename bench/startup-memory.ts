@@ -16,42 +16,28 @@
 
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { createBenchDatabase, type DatabaseKind } from './api/bench-database.js';
+import { join } from 'node:path';
+import { createBenchDatabase } from './api/bench-database.js';
 import { freePort } from './api/free-port.js';
 import { machineLoad } from './api/machine-load.js';
+import { type BenchOptions, parseBenchArgs, ROOT } from './api/parse-args.js';
 import { processMemory } from './api/process-memory.js';
 import { spawnServer } from './api/spawn-server.js';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
-
-interface Options {
-  databases: DatabaseKind[];
+interface Options extends BenchOptions {
   starts: number;
   idleSeconds: number;
-  root: string;
-  json: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { databases: ['pglite', 'postgres'], starts: 3, idleSeconds: 3, root: ROOT, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = argv[i + 1];
+  const defaults: Options = { databases: ['pglite', 'postgres'], starts: 3, idleSeconds: 3, root: ROOT, json: false };
+  return parseBenchArgs(argv, defaults, (flag, value, options) => {
     const n = Number(value);
-    if (arg === '--json') {
-      options.json = true;
-      continue;
-    }
-    if (arg === '--db' && (value === 'pglite' || value === 'postgres')) options.databases = [value];
-    else if (arg === '--db' && value === 'both') options.databases = ['pglite', 'postgres'];
-    else if (arg === '--starts' && Number.isInteger(n) && n > 0) options.starts = n;
-    else if (arg === '--idle' && Number.isInteger(n) && n > 0) options.idleSeconds = n;
-    else if (arg === '--root' && value !== undefined) options.root = resolve(value);
-    else throw new Error(`unknown or malformed option ${arg} ${value ?? ''}`);
-    i += 1;
-  }
-  return options;
+    if (flag === '--starts' && Number.isInteger(n) && n > 0) options.starts = n;
+    else if (flag === '--idle' && Number.isInteger(n) && n > 0) options.idleSeconds = n;
+    else return false;
+    return true;
+  });
 }
 
 interface Start {

@@ -31,7 +31,9 @@ export async function openRuntime(
     pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: true }),
   );
   const database = await openDatabase(
-    config.databaseUrl !== undefined ? { url: config.databaseUrl } : { dataDir: config.dataDir },
+    config.databaseUrl !== undefined
+      ? { url: config.databaseUrl, timeouts: config.databaseTimeouts }
+      : { dataDir: config.dataDir },
   );
   if (options.migrate === false) return { config, database, logger };
   try {

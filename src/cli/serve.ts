@@ -78,14 +78,18 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
       credentials,
       appOctokit: reader.appOctokit,
     });
-    workers = role === 'api' ? [] : buildWorkers({ config, database, secrets, logger, githubApp, probot });
+    // One reader (its Octokit clients and token caches) for the API and the workers.
+    workers =
+      role === 'api'
+        ? []
+        : buildWorkers({ config, database, secrets, logger, githubApp, probot, githubReader: reader });
     const onQueued = () => {
       for (const worker of workers) worker.wake?.();
     };
     app =
       role === 'worker'
         ? undefined
-        : await buildApp({ config, database, secrets, logger, githubApp, onQueued, probot });
+        : await buildApp({ config, database, secrets, logger, githubApp, onQueued, probot, githubReader: reader });
     if (app !== undefined) {
       await app.listen({ port: config.port, host: config.host });
       logger.info({ url: config.publicUrl, database: database.kind, role }, 'Redline is serving');

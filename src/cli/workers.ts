@@ -14,7 +14,7 @@ import { JobWorker } from '../jobs/job-worker.js';
 import type { Worker } from '../jobs/worker.js';
 import { pruneIdempotencyKeys } from '../limits/idempotency.js';
 import { pruneRateWindows } from '../limits/request-rate.js';
-import { makeGitHubReader } from '../reviews/github-reader.js';
+import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
 import { failOverdueReviews, makeReviewProcessor } from '../reviews/review-processor.js';
 import { makeReviewPublisher, PUBLISH_QUEUE } from '../reviews/review-publisher.js';
 import { REVIEW_QUEUE } from '../reviews/review-service.js';
@@ -36,6 +36,8 @@ export function buildWorkers(input: {
   githubApp?: GitHubAppAuth | null;
   /** The GitHub App's event handlers (buildGitHubApp); without it GitHub events stay queued. */
   probot?: Probot | undefined;
+  /** GitHub as the workers read it; made here from the configuration when absent (serve shares one). */
+  githubReader?: GitHubReader;
 }): Worker[] {
   const { config, logger } = input;
   const db = input.database.db;
@@ -50,7 +52,9 @@ export function buildWorkers(input: {
           fetch: fetchImpl,
           clock,
         });
-  const github = makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl, app: app ?? undefined });
+  const github =
+    input.githubReader ??
+    makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl, app: app ?? undefined });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   return [
     new JobWorker({

@@ -68,6 +68,9 @@ const schema = z.object({
       .refine((u) => /^postgres(ql)?:\/\//.test(u), 'must be a postgres:// or postgresql:// URL')
       .optional(),
   ),
+  // A database that hangs instead of refusing (a partition, a stopped VM) must not hang requests.
+  DATABASE_CONNECT_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 600_000).default(5_000)),
+  DATABASE_QUERY_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 3_600_000).default(30_000)),
   DATA_DIR: z.preprocess(blankToUndefined, z.string().default('./data')),
   GITHUB_SERVER_URL: z.preprocess(blankToUndefined, httpUrl.default('https://github.com')),
   GITHUB_API_URL: z.preprocess(blankToUndefined, httpUrl.default('https://api.github.com')),
@@ -163,6 +166,8 @@ export interface Config {
   host: string;
   publicUrl: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL only: how long to wait for a connection, and for a query's answer, before a 503. */
+  databaseTimeouts: { connectMs: number; queryMs: number };
   dataDir: string;
   github: {
     serverUrl: string;
@@ -228,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     host: e.HOST,
     publicUrl: e.PUBLIC_URL ?? `http://localhost:${e.PORT}`,
     databaseUrl: e.DATABASE_URL,
+    databaseTimeouts: { connectMs: e.DATABASE_CONNECT_TIMEOUT_MS, queryMs: e.DATABASE_QUERY_TIMEOUT_MS },
     dataDir: e.DATA_DIR,
     github: {
       serverUrl: e.GITHUB_SERVER_URL,

@@ -19,13 +19,14 @@ const NETWORK_CODES = new Set([
 
 /**
  * node-postgres reports a dropped or refused connection with plain messages and no code; these
- * are its words (pg's client.js and pg-pool's connect timeout).
+ * are its words (pg's client.js, its query_timeout, and pg-pool's connect timeout).
  */
 const PG_MESSAGES = [
   /^Connection terminated/,
   /is not queryable/,
   /^timeout exceeded when trying to connect/,
   /^Client was closed and is not queryable/,
+  /^Query read timeout$/,
 ];
 
 /**

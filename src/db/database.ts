@@ -60,7 +60,36 @@ export interface DatabaseHandle {
  */
 export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
-export type DatabaseTarget = { url: string; poolSize?: number } | { pglite: PGlite } | { dataDir: string };
+export type DatabaseTarget =
+  | { url: string; poolSize?: number; timeouts?: { connectMs: number; queryMs: number } }
+  | { pglite: PGlite }
+  | { dataDir: string };
+
+/** node-postgres's words when a query got no answer within query_timeout. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
+
+/**
+ * A connection whose query timed out still waits for that answer, and node-postgres would queue
+ * the next query behind it: close its socket so the pool drops it (a connection that errors is
+ * not queryable, and pg-pool removes such a client when it is released).
+ */
+function dropConnectionsThatTimedOut(pool: pg.Pool) {
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as QueryFn;
+    (client as unknown as { query: QueryFn }).query = (config, values, callback) => {
+      const result = query(config, values, callback);
+      if (result instanceof Promise) {
+        return result.catch((error: unknown) => {
+          if (error instanceof Error && error.message === QUERY_READ_TIMEOUT) {
+            (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          }
+          throw error;
+        });
+      }
+      return result;
+    };
+  });
+}
 
 /**
  * One pg.Pool under Kysely, whatever the engine: real PostgreSQL, or PGlite speaking the same
@@ -72,7 +101,18 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let ownedLite: PGlite | undefined;
   let unlock: (() => Promise<void>) | undefined;
   if ('url' in target) {
-    pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10 });
+    const timeouts = target.timeouts ?? { connectMs: 5_000, queryMs: 30_000 };
+    pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize ?? 10,
+      // Waiting for a new connection or for a free one in the pool: a 503 after this, not a hang.
+      connectionTimeoutMillis: timeouts.connectMs,
+      // A query with no answer (the server or the network hangs): rejected, its connection dropped.
+      query_timeout: timeouts.queryMs,
+      // TCP keep-alive notices a peer that vanished (failover, partition) on idle connections.
+      keepAlive: true,
+    });
+    dropConnectionsThatTimedOut(pool);
   } else {
     let lite: PGlite;
     if ('pglite' in target) {

@@ -12,7 +12,7 @@ import type { DatabaseHandle } from '../db/database.js';
 import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
 import { registerOrganizationRoutes } from '../orgs/organization-routes.js';
 import { registerTeamRoutes } from '../orgs/team-routes.js';
-import { makeGitHubReader } from '../reviews/github-reader.js';
+import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
 import { registerReviewRoutes } from '../reviews/review-routes.js';
 import { ReviewService } from '../reviews/review-service.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -28,6 +28,7 @@ import { registerHealthRoutes } from './health-routes.js';
 import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { NUL_ISSUE, nulPathIn, rejectNulCharacters } from './reject-nul.js';
+import { RequestLog } from './request-log.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -50,6 +51,8 @@ export interface AppDeps {
    * API and the workers); when absent, made here from the configuration (null: no app).
    */
   githubApp?: GitHubAppAuth | null;
+  /** GitHub as the API reads it; made here from the configuration when absent (serve shares one). */
+  githubReader?: GitHubReader;
   /** Work was queued by a request (a webhook ping, a redelivery): serve wakes its idle workers. */
   onQueued?: () => void;
   /** The GitHub App (buildGitHubApp): its webhook route is mounted when present. */
@@ -99,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => newId('req'),
     requestIdHeader: false,
     return503OnClosing: true,
+    // One line per request instead of fastify's two (request-log.ts).
+    logController: new RequestLog(),
     ...(deps.logger ? { loggerInstance: deps.logger as FastifyBaseLogger } : { logger: false }),
   }) as unknown as FastifyInstance;
 
@@ -171,13 +176,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           fetch: fetchImpl,
           clock,
         });
-  const github = makeGitHubReader({
-    db,
-    box,
-    apiUrl: config.github.apiUrl,
-    fetch: fetchImpl,
-    app: githubApp ?? undefined,
-  });
+  const github =
+    deps.githubReader ??
+    makeGitHubReader({
+      db,
+      box,
+      apiUrl: config.github.apiUrl,
+      fetch: fetchImpl,
+      app: githubApp ?? undefined,
+    });
   const reviews = new ReviewService({
     db,
     clock,

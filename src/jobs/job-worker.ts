@@ -189,6 +189,20 @@ export class JobWorker implements Worker {
     let settled: boolean;
     if (failure === undefined) {
       settled = await completeJob(this.#db, job);
+    } else if (isDatabaseUnavailable(failure.error)) {
+      // The database went away under the job: not the job's failure, so the attempt is given
+      // back (else an outage during a last attempt would fail the job for good). The database
+      // may still be away: the release is retried, with the loop's pauses, until it answers or
+      // the worker stops (then the lease runs out and another worker takes the job).
+      const delayMs = this.#backoff(job.attempts);
+      this.#logger.warn(
+        { ...log, err: failure.error, delayMs },
+        'job interrupted by a database outage, will run again',
+      );
+      const error = failure.error;
+      settled = await this.#whileDatabaseAway(() =>
+        retryJob(this.#db, job, error, delayMs, this.#clock.now(), { refundAttempt: true }),
+      );
     } else if (job.attempts >= job.max_attempts) {
       this.#logger.error({ ...log, err: failure.error }, 'job failed on its last attempt');
       settled = await failJob(this.#db, job, failure.error, now);
@@ -198,6 +212,18 @@ export class JobWorker implements Worker {
       settled = await retryJob(this.#db, job, failure.error, delayMs, now);
     }
     if (!settled) this.#logger.warn(log, 'job lease was lost: another worker owns it now, outcome dropped');
+  }
+
+  /** Runs `write` until the database answers it; other errors, and a stopping worker, end the tries. */
+  async #whileDatabaseAway<T>(write: () => Promise<T>): Promise<T> {
+    for (let failures = 1; ; failures++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.#stopping || !isDatabaseUnavailable(error)) throw error;
+        await this.#sleep(backoffPause(this.#pollMs, failures));
+      }
+    }
   }
 
   #startHeartbeat(job: JobRow, lost: AbortController, log: object): { stop(): Promise<void> } {

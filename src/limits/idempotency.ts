@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, Mode } from '../db/schema.js';
 import { AppError, validationError } from '../shared/errors.js';
 
@@ -209,6 +210,39 @@ export async function abandonIdempotentRequest(
     .where('status', '=', 'in_flight');
   if (input.requestHash !== undefined) query = query.where('request_hash', '=', input.requestHash);
   await query.execute();
+}
+
+/** Pauses between tries of a release the database could not take: 0.5 s doubling to 5 s. */
+const RELEASE_PAUSES_MS = [500, 1000, 2000, 4000, 5000];
+
+/**
+ * abandonIdempotentRequest for a request that failed because the database went away: the
+ * release itself then fails too, and the key would answer 409 until its lease ran out (a minute)
+ * to a client retrying after the outage. The release is tried now and, while the database stays
+ * away, again in the background with growing pauses until it is taken or the lease (`lockedUntil`,
+ * from `now()`) has run out anyway. Resolves after the first try; other errors are thrown.
+ */
+export async function abandonIdempotentRequestWhenPossible(
+  db: Kysely<Database>,
+  input: KeyScope & { requestHash: string; lockedUntil: Date },
+  now: () => Date,
+): Promise<void> {
+  const release = () => abandonIdempotentRequest(db, input);
+  try {
+    await release();
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    const retry = (round: number) => {
+      const pause = RELEASE_PAUSES_MS[Math.min(round, RELEASE_PAUSES_MS.length - 1)] as number;
+      if (now().getTime() + pause >= input.lockedUntil.getTime()) return;
+      setTimeout(() => {
+        release().catch((again: unknown) => {
+          if (isDatabaseUnavailable(again)) retry(round + 1);
+        });
+      }, pause).unref();
+    };
+    retry(0);
+  }
 }
 
 /** Deletes expired keys (their responses are no longer replayed); returns how many. */

@@ -40,6 +40,9 @@ export interface GitHubReaderDeps {
  * the installation, and it keeps working when the user's token is revoked or expired. Without an
  * installation it falls back to the user's token, then to anonymous reading.
  */
+/** What makeGitHubReader gives: one per process, shared by the API and the workers. */
+export type GitHubReader = ReturnType<typeof makeGitHubReader>;
+
 export function makeGitHubReader(deps: GitHubReaderDeps) {
   const octokitFor = async (userId: string) => {
     const user = await deps.db

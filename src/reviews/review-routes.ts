@@ -5,9 +5,10 @@ import { z } from 'zod';
 import { type Guard, principalOf } from '../auth/guard.js';
 import type { Database } from '../db/schema.js';
 import {
-  abandonIdempotentRequest,
+  abandonIdempotentRequestWhenPossible,
   beginIdempotentRequest,
   finishIdempotentRequest,
+  IDEMPOTENCY_LOCK_MS,
   isStoredStatus,
   parseIdempotencyKey,
   requestHash,
@@ -71,12 +72,13 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       const key = parseIdempotencyKey(request.headers['idempotency-key']);
       const scope = { userId: principal.userId, mode: principal.mode };
       const hash = requestHash(request.body, 'POST /v1/reviews');
+      const begunAt = deps.clock.now();
       if (key !== undefined) {
         const begun = await beginIdempotentRequest(deps.db, {
           ...scope,
           key,
           requestHash: hash,
-          now: deps.clock.now(),
+          now: begunAt,
         });
         if (begun.kind === 'replay') {
           const body = begun.body as { meta?: { request_id?: string } };
@@ -122,7 +124,13 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
             };
             await finishIdempotentRequest(deps.db, { ...scope, key, requestHash: hash, status, body });
           } else {
-            await abandonIdempotentRequest(deps.db, { ...scope, key, requestHash: hash });
+            // A database outage may refuse the release too: it is then retried in the background,
+            // so a client retrying after the outage does not meet its key still in flight.
+            await abandonIdempotentRequestWhenPossible(
+              deps.db,
+              { ...scope, key, requestHash: hash, lockedUntil: new Date(begunAt.getTime() + IDEMPOTENCY_LOCK_MS) },
+              () => deps.clock.now(),
+            );
           }
         }
         throw error;

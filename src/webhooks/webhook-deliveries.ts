@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { newestFirstPage } from '../db/newest-first-page.js';
 import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.js';
-import { conflict, notFound, validationError } from '../shared/errors.js';
+import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { createDeliveries, eventBody } from './create-deliveries.js';
 import { PING_EVENT } from './event-names.js';
@@ -16,24 +17,12 @@ export async function listDeliveries(
   webhook: WebhookRow,
   options: { after?: string | undefined; limit: number },
 ): Promise<{ deliveries: DeliveryWithAttempts[]; hasMore: boolean }> {
-  let query = db.selectFrom('webhook_deliveries').selectAll().where('webhook_id', '=', webhook.id);
-  if (options.after !== undefined) {
-    const cursor = await db
-      .selectFrom('webhook_deliveries')
-      .select(['id', 'created_at'])
-      .where('id', '=', options.after)
-      .where('webhook_id', '=', webhook.id)
-      .executeTakeFirst();
-    if (cursor === undefined) throw validationError('after', 'is not a delivery id of this list');
-    // Newest first: the rows that sort after the cursor in (created_at, id) descending.
-    query = query.where(sql<boolean>`(created_at, id) < (${cursor.created_at}, ${cursor.id})`);
-  }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(options.limit + 1)
-    .execute();
-  const page = rows.slice(0, options.limit);
+  const { rows: page, hasMore } = await newestFirstPage(
+    db,
+    'webhook_deliveries',
+    { webhook_id: webhook.id },
+    { ...options, notInList: 'is not a delivery id of this list' },
+  );
   const attempts =
     page.length === 0
       ? []
@@ -52,7 +41,7 @@ export async function listDeliveries(
       delivery,
       attempts: attempts.filter((a) => a.delivery_id === delivery.id),
     })),
-    hasMore: rows.length > options.limit,
+    hasMore,
   };
 }
 

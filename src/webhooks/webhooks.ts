@@ -1,6 +1,7 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import { newestFirstPage } from '../db/newest-first-page.js';
 import type { Database, Mode, WebhookRow } from '../db/schema.js';
-import { conflict, notFound, validationError } from '../shared/errors.js';
+import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
 
@@ -79,25 +80,13 @@ export async function listWebhooks(
   owner: WebhookOwner,
   options: { after?: string | undefined; limit: number },
 ): Promise<WebhookPage> {
-  let query = db.selectFrom('webhooks').selectAll().where('user_id', '=', owner.userId).where('mode', '=', owner.mode);
-  if (options.after !== undefined) {
-    const cursor = await db
-      .selectFrom('webhooks')
-      .select(['id', 'created_at'])
-      .where('id', '=', options.after)
-      .where('user_id', '=', owner.userId)
-      .where('mode', '=', owner.mode)
-      .executeTakeFirst();
-    if (cursor === undefined) throw validationError('after', 'is not a webhook id of this list');
-    // Newest first: the rows that sort after the cursor in (created_at, id) descending.
-    query = query.where(sql<boolean>`(created_at, id) < (${cursor.created_at}, ${cursor.id})`);
-  }
-  const rows = await query
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(options.limit + 1)
-    .execute();
-  return { webhooks: rows.slice(0, options.limit), hasMore: rows.length > options.limit };
+  const page = await newestFirstPage(
+    db,
+    'webhooks',
+    { user_id: owner.userId, mode: owner.mode },
+    { ...options, notInList: 'is not a webhook id of this list' },
+  );
+  return { webhooks: page.rows, hasMore: page.hasMore };
 }
 
 export interface WebhookChanges {

@@ -30,6 +30,7 @@ describe('loadConfig defaults', () => {
       host: '0.0.0.0',
       publicUrl: 'http://localhost:3000',
       databaseUrl: undefined,
+      databaseTimeouts: { connectMs: 5000, queryMs: 30000 },
       dataDir: './data',
       github: {
         serverUrl: 'https://github.com',
@@ -113,6 +114,16 @@ describe('loadConfig problems', () => {
     expect(problems).toContain('WEBHOOK_RETRY_DELAYS_MS must list exactly 5 delays, one per attempt');
     expect(problems).toContain('ENCRYPTION_KEY must be 32 bytes, as 64 hex characters or base64');
     expect(problems).toContain('JWT_SECRET must be at least 32 characters');
+  });
+
+  it('takes the database time-outs and names each bad one', () => {
+    expect(
+      loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '750', DATABASE_QUERY_TIMEOUT_MS: '12000' }).databaseTimeouts,
+    ).toEqual({ connectMs: 750, queryMs: 12000 });
+    expect(problemsOf({ DATABASE_CONNECT_TIMEOUT_MS: '50', DATABASE_QUERY_TIMEOUT_MS: '2s' })).toEqual([
+      'DATABASE_CONNECT_TIMEOUT_MS must be a whole number from 100 to 600000',
+      'DATABASE_QUERY_TIMEOUT_MS must be a whole number from 100 to 3600000',
+    ]);
   });
 
   it('takes the HTTP limits and names each bad one', () => {

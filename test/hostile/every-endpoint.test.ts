@@ -1,9 +1,11 @@
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/auth/accounts.js';
 import { hashSecret } from '../../src/auth/api-token-format.js';
 import { CURRENT_VERSION } from '../../src/http/api-version.js';
+import { GITHUB_WEBHOOK_PATH } from '../../src/http/github-webhook-route.js';
 import { createTestApp } from '../helpers/test-app.js';
 import {
   contentType,
@@ -30,19 +32,35 @@ const FC_OPTIONS = process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } :
 // Tables that count refused requests on purpose (decisions §6 and the sign-in limit), hence
 // left out of "nothing written on refusal".
 const COUNTERS = ['request_rate_windows', 'sign_in_rate_windows'];
-// Routes no OpenAPI operation describes, on purpose; every other route must be documented.
-const UNDOCUMENTED = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json']);
+// Routes no OpenAPI operation describes, on purpose (GitHub's webhook is GitHub's, not our API);
+// every other route must be documented.
+const UNDOCUMENTED = new Set(['/healthz', '/readyz', '/metrics', '/v1/openapi.json', GITHUB_WEBHOOK_PATH]);
 const isDocsPage = (url: string) => url === '/docs' || url.startsWith('/docs/');
 
+// The GitHub App is configured, so its webhook route is attacked too (signed and unsigned).
+const WEBHOOK_SECRET = ['hostile', 'webhook', 'secret', 'value'].join('-');
 const t = await createTestApp({
   env: {
     GITHUB_CLIENT_ID: ['hostile', 'client'].join('-'),
     GITHUB_CLIENT_SECRET: ['hostile', 'secret', 'value'].join('-'),
     // The sign-in limit has its own test; here the handlers behind it are the target.
     SIGN_IN_RATE_LIMIT: '1000000',
+    APP_ID: '4242',
+    PRIVATE_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs1', format: 'pem' })
+      .toString(),
+    WEBHOOK_SECRET,
   },
-  // No request here may reach GitHub; one that tries fails like an unreachable network.
-  fetch: async () => {
+  // GitHub knows no pull request (a live-mode create answers 404, a definite answer); any other
+  // call fails like an unreachable network.
+  fetch: async (input) => {
+    const url = String(input instanceof Request ? input.url : input);
+    if (/\/repos\//.test(url)) {
+      return new Response(JSON.stringify({ message: 'Not Found' }), {
+        status: 404,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
     throw new TypeError('fetch failed (no network in hostile tests)');
   },
 });
@@ -63,6 +81,7 @@ function operationOf(route: RouteEntry): Operation | undefined {
 }
 
 let apiKey = '';
+let liveKey = '';
 let jwt = '';
 /** Ids of real objects, so some requests reach the handlers' happy and conflict paths. */
 const known: string[] = [];
@@ -73,6 +92,7 @@ beforeAll(async () => {
   jwt = userJwt;
   await setPlan(t.database.db, user.id, 'enterprise');
   apiKey = await t.createToken(user.id, { mode: 'test' });
+  liveKey = await t.createToken(user.id, { mode: 'live' });
   const spare = await t.createToken(user.id, { mode: 'test' });
   const key = { 'x-api-key': apiKey };
   const json = { ...key, 'content-type': 'application/json' };
@@ -89,6 +109,8 @@ beforeAll(async () => {
     payload: { url: 'https://example.com/hook', events: ['review.completed'] },
   });
   const orgs = await t.app.inject({ url: '/v1/organizations', headers: key });
+  // Its first use records last_used_at (as the test key's did above), before the baseline.
+  expect((await t.app.inject({ url: '/v1/reviews', headers: { 'x-api-key': liveKey } })).statusCode).toBe(200);
   const orgId = orgs.json().data[0].id as string;
   const team = await t.app.inject({
     method: 'POST',
@@ -169,6 +191,7 @@ function requestFor(route: RouteEntry) {
     { weight: 2, arbitrary: fc.constant({}) },
     { weight: 6, arbitrary: fc.constant({ authorization: valid }) },
     { weight: 2, arbitrary: fc.constant({ 'x-api-key': valid.slice(7) }) },
+    { weight: 2, arbitrary: fc.constant({ 'x-api-key': liveKey }) },
     { weight: 1, arbitrary: headerText.map((h) => ({ authorization: h })) },
     { weight: 1, arbitrary: headerText.map((h) => ({ authorization: `Bearer ${h}` })) },
     { weight: 1, arbitrary: headerText.map((h) => ({ 'x-api-key': h })) },
@@ -197,6 +220,9 @@ function requestFor(route: RouteEntry) {
       'content-encoding': fc.constantFrom('gzip', 'br', 'identity', 'x'),
       'x-forwarded-for': headerText,
       accept: fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml'),
+      // GitHub's webhook headers (other routes ignore them).
+      'x-github-event': fc.oneof(fc.constantFrom('pull_request', 'push', 'installation', 'ping'), headerText),
+      'x-github-delivery': fc.oneof(fc.uuid(), headerText),
     },
     { requiredKeys: [] },
   );
@@ -227,6 +253,8 @@ function requestFor(route: RouteEntry) {
     body,
     // Without a content type a JSON body is never parsed; usually say it is JSON.
     jsonType: fc.boolean(),
+    // GitHub's webhook: the body signed with the app's secret (else the signature is random).
+    signed: fc.boolean(),
   });
 }
 
@@ -258,6 +286,12 @@ describe.each(routes.map((r) => [`${r.method} ${r.url}`, r] as const))('%s', (_n
         const path = route.url.replace(/:[A-Za-z0-9_]+|\*/g, () => input.values[i++] ?? 'x');
         const headers = { ...input.headers, ...input.credential } as Record<string, string>;
         if (input.jsonType && input.body !== undefined) headers['content-type'] = 'application/json';
+        if (route.url === GITHUB_WEBHOOK_PATH && input.signed) {
+          const signature = createHmac('sha256', WEBHOOK_SECRET)
+            .update(input.body ?? '')
+            .digest('hex');
+          headers['x-hub-signature-256'] = `sha256=${signature}`;
+        }
         const res = await t.app.inject({
           method: route.method as 'GET',
           url: input.query === '' ? path : `${path}?${input.query}`,

@@ -58,16 +58,38 @@ async function stillServing(port: number) {
   expect(res.status).toBe(200);
 }
 
+/** Writes `text` on a new connection and waits until the server closes it; returns what came back. */
+async function sendRaw(port: number, text: string): Promise<string> {
+  const connection = rawConnection(port);
+  connection.socket.write(text);
+  await connection.closed();
+  return connection.received();
+}
+
+/** Writes `start`, then one more byte every 50 ms, until the server closes the connection. */
+async function drip(port: number, start: string): Promise<string> {
+  const connection = rawConnection(port);
+  connection.socket.write(start);
+  const timer = setInterval(() => connection.socket.write('a'), 50);
+  try {
+    await connection.closed();
+  } finally {
+    clearInterval(timer);
+  }
+  return connection.received();
+}
+
 const post = (length: string, body = '') =>
   `POST /v1/reviews HTTP/1.1\r\nHost: redline.test\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\n${length}\r\n${body}`;
 
 describe('large and deep bodies', () => {
   it('answers a body over 1 MiB with 413 in the error shape and closes the connection', async () => {
     const size = 2 * 1024 * 1024;
-    const connection = rawConnection(ports.normal);
-    connection.socket.write(post(`Content-Length: ${size}\r\n`, `{"a":"${'x'.repeat(size - 8)}"}`));
-    await connection.closed();
-    expect(expectErrorAnswer(connection.received(), 413).error.message).toBe('Request body is larger than 1 MiB');
+    const received = await sendRaw(
+      ports.normal,
+      post(`Content-Length: ${size}\r\n`, `{"a":"${'x'.repeat(size - 8)}"}`),
+    );
+    expect(expectErrorAnswer(received, 413).error.message).toBe('Request body is larger than 1 MiB');
     await stillServing(ports.normal);
   });
 
@@ -106,62 +128,36 @@ describe('large and deep bodies', () => {
 
 describe('malformed requests', () => {
   it('answers headers over 16 KiB with 431 in the error shape and keeps serving', async () => {
-    const connection = rawConnection(ports.normal);
-    connection.socket.write(`GET /healthz HTTP/1.1\r\nHost: redline.test\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`);
-    await connection.closed();
-    expectErrorAnswer(connection.received(), 431);
+    const big = `GET /healthz HTTP/1.1\r\nHost: redline.test\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`;
+    expectErrorAnswer(await sendRaw(ports.normal, big), 431);
     await stillServing(ports.normal);
   });
 
   it('answers bytes that are not HTTP with 400 in the error shape', async () => {
-    const connection = rawConnection(ports.normal);
-    connection.socket.write('GET / HTTP/9.9\r\n\u0000\u0001\r\n\r\n');
-    await connection.closed();
-    expectErrorAnswer(connection.received(), 400);
+    expectErrorAnswer(await sendRaw(ports.normal, 'GET / HTTP/9.9\r\n\u0000\u0001\r\n\r\n'), 400);
     await stillServing(ports.normal);
   });
 });
 
 describe('slow clients', () => {
   it('cuts off a client that sends its headers a byte at a time (slowloris) with 408', async () => {
-    const connection = rawConnection(ports.strict);
-    connection.socket.write('GET /healthz HTTP/1.1\r\nHost: redline.test\r\nX-Slow: ');
-    const drip = setInterval(() => connection.socket.write('a'), 50);
-    try {
-      await connection.closed();
-    } finally {
-      clearInterval(drip);
-    }
-    expectErrorAnswer(connection.received(), 408);
+    expectErrorAnswer(await drip(ports.strict, 'GET /healthz HTTP/1.1\r\nHost: redline.test\r\nX-Slow: '), 408);
     await stillServing(ports.strict);
   });
 
   it('cuts off a client that opens a connection and sends nothing', async () => {
-    const connection = rawConnection(ports.strict);
-    await connection.closed();
-    expectErrorAnswer(connection.received(), 408);
+    expectErrorAnswer(await sendRaw(ports.strict, ''), 408);
   });
 
   it('cuts off a client that sends its body a byte at a time with 408', async () => {
-    const connection = rawConnection(ports.strict);
-    connection.socket.write(post('Content-Length: 100000\r\n', '{"pull_request_url":"'));
-    const drip = setInterval(() => connection.socket.write('a'), 50);
-    try {
-      await connection.closed();
-    } finally {
-      clearInterval(drip);
-    }
-    expectErrorAnswer(connection.received(), 408);
+    expectErrorAnswer(await drip(ports.strict, post('Content-Length: 100000\r\n', '{"pull_request_url":"')), 408);
     await stillServing(ports.strict);
   });
 
   it('closes an idle keep-alive connection after answering', async () => {
-    const connection = rawConnection(ports.strict);
-    connection.socket.write('GET /healthz HTTP/1.1\r\nHost: redline.test\r\n\r\n');
-    await connection.closed();
-    const response = parseResponse(connection.received());
-    expect(response.status).toBe(200);
+    const received = await sendRaw(ports.strict, 'GET /healthz HTTP/1.1\r\nHost: redline.test\r\n\r\n');
+    expect(parseResponse(received).status).toBe(200);
     // One answer and nothing after it: the close came from the keep-alive time-out, not an error.
-    expect(connection.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(received.match(/HTTP\/1\.1 /g)).toHaveLength(1);
   });
 });

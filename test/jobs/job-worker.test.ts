@@ -202,6 +202,54 @@ describe('JobWorker', () => {
     expect(lines.filter((l) => l.level === 'warn' && l.msg === 'job failed, will retry')).toHaveLength(1);
   });
 
+  it('gives the attempt back when the database went away under the job, even its last one', async () => {
+    const queue = newQueue();
+    const { logger, lines } = memoryLogger();
+    const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    // The database is still away when the worker gives the job back: its first two tries fail.
+    let releasesToFail = 0;
+    const away: KyselyPlugin = {
+      transformQuery(args) {
+        if (releasesToFail > 0 && args.node.kind === 'UpdateQueryNode') {
+          releasesToFail -= 1;
+          throw refused();
+        }
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    };
+    const attempts: number[] = [];
+    const w = worker(
+      {
+        [queue]: async (job) => {
+          attempts.push(job.attempts);
+          if (attempts.length === 1) {
+            releasesToFail = 2;
+            throw refused();
+          }
+        },
+      },
+      { db: t.db.withPlugin(away), logger, backoff: (attempt) => attempt * 1000 },
+    );
+    const { id } = await enqueue(queue, {}, 1);
+    expect(await w.drain()).toBe(1);
+    expect(releasesToFail).toBe(0);
+    expect(await row(id)).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      locked_by: null,
+      run_at: new Date(clock.now().getTime() + 1000),
+      last_error: 'Error: connect ECONNREFUSED 127.0.0.1:5432',
+    });
+    expect(lines.map((l) => `${l.level} ${l.msg}`)).toEqual([
+      'warn job interrupted by a database outage, will run again',
+    ]);
+    clock.advance(1000);
+    expect(await w.drain()).toBe(1);
+    expect(attempts).toEqual([1, 1]);
+    expect(await row(id)).toBeUndefined();
+  });
+
   it('runs a job again when completing it failed (at least once)', async () => {
     const queue = newQueue();
     let runs = 0;

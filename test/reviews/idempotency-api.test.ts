@@ -1,6 +1,9 @@
+import type { KyselyPlugin, RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setPlan } from '../../src/auth/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
+import { createTestDatabase } from '../helpers/test-database.js';
+import { until } from '../helpers/until.js';
 
 /** Spec 8.4 and decisions §6: Idempotency-Key on POST /v1/reviews, through the API (test mode). */
 describe('POST /v1/reviews with Idempotency-Key', () => {
@@ -208,5 +211,66 @@ describe('POST /v1/reviews with Idempotency-Key', () => {
     expect((await post(body(21))).statusCode).toBe(201);
     expect((await post(body(21))).statusCode).toBe(201);
     expect(await reviewCount()).toBe(before + 2);
+  });
+});
+
+/**
+ * A request cut by a database outage leaves no key in flight behind it: its release, refused by
+ * the same outage, is retried in the background, so the client's retry after the outage creates
+ * the review instead of meeting 409 "still in progress" for the rest of the key's one-minute lease.
+ */
+describe('Idempotency-Key across a database outage', () => {
+  let t: TestApp;
+  // Statements the "outage" refuses next, by kind and table (one entry per statement).
+  const refuse: string[] = [];
+  const statement = (node: RootOperationNode) => {
+    const table = JSON.stringify(node).match(/"identifier":\{"kind":"IdentifierNode","name":"([a-z_]+)"/)?.[1];
+    return `${node.kind} ${table}`;
+  };
+  const outage: KyselyPlugin = {
+    transformQuery(args) {
+      const index = refuse.indexOf(statement(args.node));
+      if (index >= 0) {
+        refuse.splice(index, 1);
+        throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      }
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  };
+
+  beforeAll(async () => {
+    const database = await createTestDatabase();
+    t = await createTestApp({ database: { ...database, db: database.db.withPlugin(outage) } });
+  });
+  afterAll(async () => t?.close());
+
+  it('releases the key once the database is back, and the retry creates the review', async () => {
+    const { user } = await t.createUser();
+    const apiKey = await t.createToken(user.id, { mode: 'test' });
+    const request = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/reviews',
+        headers: { 'x-api-key': apiKey, 'idempotency-key': 'outage-1' },
+        payload: { pull_request_url: 'https://github.com/acme/shop/pull/31' },
+      });
+    const keyRows = () =>
+      t.database.db.selectFrom('idempotency_keys').select('status').where('key', '=', 'outage-1').execute();
+
+    // The review's insert fails, and so do the first two tries to release the key.
+    refuse.push('InsertQueryNode reviews', 'DeleteQueryNode idempotency_keys', 'DeleteQueryNode idempotency_keys');
+    const cut = await request();
+    expect(cut.statusCode, cut.body).toBe(503);
+    expect(cut.json().error.code).toBe('service_unavailable');
+    expect(await keyRows()).toEqual([{ status: 'in_flight' }]);
+
+    await until('the key to be released', async () => (await keyRows()).length === 0, 10_000);
+    expect(refuse).toEqual([]);
+    const retried = await request();
+    expect(retried.statusCode, retried.body).toBe(201);
+    expect(await keyRows()).toEqual([{ status: 'done' }]);
+    const reviews = await t.database.db.selectFrom('reviews').select('id').where('user_id', '=', user.id).execute();
+    expect(reviews).toEqual([{ id: retried.json().data.id }]);
   });
 });

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
+import { type RoleProcess, serveRole, testAppEnv } from '../helpers/serve-role.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
@@ -21,35 +22,26 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 describeOnPostgres('a worker killed mid-review', () => {
   let github: FakeGitHub;
   let t: TestApp;
-  const children: ChildProcess[] = [];
+  const processes: RoleProcess[] = [];
 
   beforeAll(async () => {
     github = await FakeGitHub.start({ apiBasePath: '/api' });
     t = await createTestApp({ env: github.env() });
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of processes) await child.stop('SIGKILL');
     await t?.close();
     await github?.close();
   });
 
-  const startWorker = () => {
-    const child = spawn(process.execPath, ['bin/redline.js', 'serve', '--role', 'worker'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATABASE_URL: t.database.url as string,
-        JWT_SECRET: t.secrets.jwtSecret,
-        ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
-        PUBLIC_URL: t.config.publicUrl,
-        JOB_LEASE_MS: '1500',
-        LOG_LEVEL: 'warn',
-        ...github.env(),
-      },
+  const startWorker = async () => {
+    const worker = await serveRole('worker', {
+      ...testAppEnv(t),
+      JOB_LEASE_MS: '1500',
+      ...github.env(),
     });
-    children.push(child);
-    return child;
+    processes.push(worker);
+    return worker;
   };
 
   it('is finished by the next worker, once, with the same results', async () => {
@@ -73,10 +65,9 @@ describeOnPostgres('a worker killed mid-review', () => {
 
     // The first worker reaches GitHub's file list, which never answers; it is killed there.
     github.fail('pull_files', { hang: true, times: 1 });
-    const first = startWorker();
+    const first = await startWorker();
     await until('the first worker to read the files', () => github.requestsTo('pull_files').length === 1);
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await first.stop('SIGKILL');
     const stuck = await t.database.db
       .selectFrom('reviews')
       .select('status')
@@ -84,7 +75,7 @@ describeOnPostgres('a worker killed mid-review', () => {
       .executeTakeFirstOrThrow();
     expect(stuck.status).toBe('in_progress');
 
-    startWorker();
+    await startWorker();
     await until('the review to complete', async () => {
       const row = await t.database.db
         .selectFrom('reviews')
@@ -128,14 +119,14 @@ describeOnPostgres('a worker killed mid-review', () => {
 describe('an embedded server killed mid-review', () => {
   let github: FakeGitHub;
   let dataDir: string;
-  const children: ChildProcess[] = [];
+  const processes: RoleProcess[] = [];
 
   beforeAll(async () => {
     github = await FakeGitHub.start({ apiBasePath: '/api' });
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'redline-kill-'));
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of processes) await child.stop('SIGKILL');
     await github?.close();
     await rm(dataDir, { recursive: true, force: true });
   });
@@ -159,16 +150,12 @@ describe('an embedded server killed mid-review', () => {
       { cwd: ROOT, env: env(port) },
     );
     const key = stdout.trim();
-    const start = () => {
-      const child = spawn(process.execPath, ['bin/redline.js', 'serve'], {
-        cwd: ROOT,
-        stdio: 'ignore',
-        env: env(port),
-      });
-      children.push(child);
-      return child;
+    // API and workers in one process, as on a laptop; returned once /readyz answers.
+    const start = async () => {
+      const server = await serveRole('all', env(port), { port });
+      processes.push(server);
+      return server;
     };
-    const ready = () => until('the server', async () => (await fetch(`${base}/readyz`)).status === 200);
 
     const repo = github.addRepo(github.addOrg('laptopco'), 'app');
     const pull = github.addPullRequest(repo, {
@@ -176,8 +163,7 @@ describe('an embedded server killed mid-review', () => {
     });
     github.fail('pull_files', { hang: true, times: 1 });
 
-    const first = start();
-    await ready();
+    const first = await start();
     const created = await fetch(`${base}/v1/reviews`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
@@ -186,11 +172,9 @@ describe('an embedded server killed mid-review', () => {
     expect(created.status).toBe(201);
     const id = ((await created.json()) as { data: { id: string } }).data.id;
     await until('the worker to read the files', async () => github.requestsTo('pull_files').length === 1);
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await first.stop('SIGKILL');
 
-    start();
-    await ready();
+    await start();
     let review: { status: string; stats: { files_changed: number; lines_added: number } } | undefined;
     await until('the review to complete', async () => {
       const res = await fetch(`${base}/v1/reviews/${id}`, { headers: { 'x-api-key': key } });

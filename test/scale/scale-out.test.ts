@@ -6,9 +6,9 @@ import { setPlan } from '../../src/auth/accounts.js';
 import { FakeGitHub } from '../fakes/fake-github.js';
 import { type HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
+import { type RoleProcess, serveRole, testAppEnv } from '../helpers/serve-role.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
-import { type RoleProcess, serveRole } from './serve-role.js';
 
 interface Answer {
   status: number;
@@ -42,10 +42,7 @@ describeOnPostgres('two api and two worker processes on one database', () => {
     // Its database (a copy of the run's template), secrets and helpers; the processes do the work.
     t = await createTestApp({ env: github.env() });
     const env = {
-      DATABASE_URL: t.database.url as string,
-      JWT_SECRET: t.secrets.jwtSecret,
-      ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
-      PUBLIC_URL: t.config.publicUrl,
+      ...testAppEnv(t),
       WEBHOOK_ALLOW_PRIVATE: 'true',
       NODE_EXTRA_CA_CERTS: path.join(dir, 'ca.pem'),
       // The worker killed below leaves its jobs to the others after this.

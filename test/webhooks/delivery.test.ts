@@ -306,6 +306,32 @@ describe('webhook delivery', () => {
     await unsubscribe(hook.id);
   });
 
+  it('lists deliveries newest first, a page at a time; a cursor from another list is refused', async () => {
+    const hook = await subscribe(['review.completed']);
+    const other = await subscribe(['review.completed'], { path: '/other' });
+    const ping = async (id: string) => {
+      t.clock.advance(10);
+      const res = await call('POST', `/v1/webhooks/${id}/test`);
+      expect(res.statusCode).toBe(202);
+      return res.json().data.id as string;
+    };
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push(await ping(hook.id));
+    const foreign = await ping(other.id);
+    const page = async (query: string) => (await call('GET', `/v1/webhooks/${hook.id}/deliveries?${query}`)).json();
+    const first = await page('limit=2');
+    expect(first.data.map((d: { id: string }) => d.id)).toEqual([ids[4], ids[3]]);
+    expect(first.pagination).toEqual({ has_more: true, next_cursor: ids[3] });
+    const second = await page(`limit=2&after=${ids[3]}`);
+    expect(second.data.map((d: { id: string }) => d.id)).toEqual([ids[2], ids[1]]);
+    const last = await page(`limit=2&after=${ids[1]}`);
+    expect(last.data.map((d: { id: string }) => d.id)).toEqual([ids[0]]);
+    expect(last.pagination).toEqual({ has_more: false, next_cursor: null });
+    const refused = await call('GET', `/v1/webhooks/${hook.id}/deliveries?after=${foreign}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.details).toEqual({ field: 'after', issue: 'is not a delivery id of this list' });
+  });
+
   it('sends a ping to one webhook on request, once, even when it fails', async () => {
     const hook = await subscribe(['config.updated']);
     const other = await subscribe(['config.updated']);

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
+import { type RoleProcess, serveRole, testAppEnv } from '../helpers/serve-role.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 import { until } from '../helpers/until.js';
 
@@ -25,7 +26,7 @@ describeOnPostgres('webhook delivery across worker processes', () => {
   let dir: string;
   let caFile: string;
   let key: string;
-  const children: ChildProcess[] = [];
+  const processes: RoleProcess[] = [];
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver();
@@ -37,7 +38,7 @@ describeOnPostgres('webhook delivery across worker processes', () => {
     key = await t.createToken(user.id, { mode: 'test' });
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of processes) await child.stop('SIGKILL');
     await t?.close();
     await receiver?.close();
     await rm(dir, { recursive: true, force: true });
@@ -47,24 +48,15 @@ describeOnPostgres('webhook delivery across worker processes', () => {
     receiver.requests.length = 0;
   });
 
-  const startWorker = () => {
-    const child = spawn(process.execPath, ['bin/redline.js', 'serve', '--role', 'worker'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: {
-        PATH: process.env.PATH ?? '',
-        DATABASE_URL: t.database.url as string,
-        JWT_SECRET: t.secrets.jwtSecret,
-        ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
-        PUBLIC_URL: t.config.publicUrl,
-        JOB_LEASE_MS: '1500',
-        LOG_LEVEL: 'warn',
-        WEBHOOK_ALLOW_PRIVATE: 'true',
-        NODE_EXTRA_CA_CERTS: caFile,
-      },
+  const startWorker = async () => {
+    const worker = await serveRole('worker', {
+      ...testAppEnv(t),
+      JOB_LEASE_MS: '1500',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      NODE_EXTRA_CA_CERTS: caFile,
     });
-    children.push(child);
-    return child;
+    processes.push(worker);
+    return worker;
   };
   const subscribe = async (events: string[]) => {
     const res = await t.app.inject({
@@ -85,21 +77,16 @@ describeOnPostgres('webhook delivery across worker processes', () => {
     });
     expect(res.statusCode).toBe(201);
   };
-  const stop = async (child: ChildProcess, signal: NodeJS.Signals) => {
-    if (child.exitCode !== null) return;
-    child.kill(signal);
-    await new Promise((r) => child.once('exit', r));
-  };
 
   it('redelivers a delivery cut off by SIGKILL, with the same delivery id and body', async () => {
     const webhookId = await subscribe(['review.created']);
     receiver.setHandler((_request, index) => (index === 0 ? { hang: true } : { status: 200 }));
     await createReview(1);
-    const first = startWorker();
+    const first = await startWorker();
     await until('the first attempt to arrive', () => receiver.requests.length === 1);
-    await stop(first, 'SIGKILL');
+    await first.stop('SIGKILL');
 
-    const second = startWorker();
+    const second = await startWorker();
     await until('the redelivery', () => receiver.requests.length === 2);
     const [cut, again] = receiver.requests;
     expect(again?.headers['x-svc-delivery']).toBe(cut?.headers['x-svc-delivery']);
@@ -121,13 +108,13 @@ describeOnPostgres('webhook delivery across worker processes', () => {
       .execute();
     // The cut-off attempt left no record: it is the same attempt, made again.
     expect(attempts).toEqual([{ attempt: 1, status_code: 200 }]);
-    await stop(second, 'SIGTERM');
+    await second.stop('SIGTERM');
   }, 60_000);
 
   it('sends each delivery once when two workers share the queue', async () => {
     await subscribe(['review.created']);
     receiver.setHandler(() => ({ status: 200, delayMs: 30 }));
-    const workers = [startWorker(), startWorker()];
+    const workers = [await startWorker(), await startWorker()];
     const count = 40;
     for (let n = 1; n <= count; n += 1) await createReview(100 + n);
     await until('every delivery', () => receiver.requests.length >= count);
@@ -136,7 +123,7 @@ describeOnPostgres('webhook delivery across worker processes', () => {
     const ids = receiver.requests.map((r) => r.headers['x-svc-delivery']);
     expect(ids).toHaveLength(count);
     expect(new Set(ids).size).toBe(count);
-    for (const worker of workers) await stop(worker, 'SIGTERM');
+    for (const worker of workers) await worker.stop('SIGTERM');
   }, 60_000);
 });
 
@@ -148,7 +135,7 @@ describeOnPostgres('webhook delivery across worker processes', () => {
 describe('an embedded server killed mid-delivery', () => {
   let receiver: HttpsReceiver;
   let dir: string;
-  const children: ChildProcess[] = [];
+  const processes: RoleProcess[] = [];
 
   beforeAll(async () => {
     receiver = await startHttpsReceiver((_request, index) => (index === 0 ? { hang: true } : { status: 200 }));
@@ -156,7 +143,7 @@ describe('an embedded server killed mid-delivery', () => {
     await writeFile(path.join(dir, 'ca.pem'), receiver.ca);
   });
   afterAll(async () => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    for (const child of processes) await child.stop('SIGKILL');
     await receiver?.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -180,10 +167,11 @@ describe('an embedded server killed mid-delivery', () => {
       { cwd: ROOT, env },
     );
     const key = stdout.trim();
-    const start = () => {
-      const child = spawn(process.execPath, ['bin/redline.js', 'serve'], { cwd: ROOT, stdio: 'ignore', env });
-      children.push(child);
-      return child;
+    // API and workers in one process, as on a laptop; returned once /readyz answers.
+    const start = async () => {
+      const server = await serveRole('all', env, { port });
+      processes.push(server);
+      return server;
     };
     const post = (url: string, body: object) =>
       fetch(`${base}${url}`, {
@@ -192,21 +180,18 @@ describe('an embedded server killed mid-delivery', () => {
         body: JSON.stringify(body),
       });
 
-    const first = start();
-    await until('the server', async () => (await fetch(`${base}/readyz`)).status === 200);
+    const first = await start();
     expect((await post('/v1/webhooks', { url: `${receiver.url}/hook`, events: ['review.created'] })).status).toBe(201);
     expect((await post('/v1/reviews', { pull_request_url: 'https://github.com/acme/kill/pull/1' })).status).toBe(201);
     await until('the first attempt', () => receiver.requests.length === 1);
-    first.kill('SIGKILL');
-    await new Promise((r) => first.once('exit', r));
+    await first.stop('SIGKILL');
 
-    const second = start();
+    const second = await start();
     await until('the redelivery', () => receiver.requests.length === 2);
     const [cut, again] = receiver.requests;
     expect(again?.headers['x-svc-delivery']).toBe(cut?.headers['x-svc-delivery']);
     expect(again?.headers['webhook-id']).toBe(cut?.headers['webhook-id']);
     expect(again?.body).toBe(cut?.body);
-    second.kill('SIGTERM');
-    await new Promise((r) => second.once('exit', r));
+    await second.stop('SIGTERM');
   }, 90_000);
 });

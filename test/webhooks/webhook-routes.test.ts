@@ -193,7 +193,15 @@ describe('webhook subscriptions', () => {
     expect(second.data.map((w: { id: string }) => w.id)).toEqual([ids[1], ids[0]]);
     expect(second.pagination).toEqual({ has_more: false, next_cursor: null });
     const unknown = await call('GET', '/v1/webhooks?after=whk_nope', undefined, own);
-    expect(unknown.json().error.details.field).toBe('after');
+    expect(unknown.json().error.details).toEqual({ field: 'after', issue: 'is not a webhook id of this list' });
+    // Another account's webhook is no cursor of this list either.
+    const { user: stranger } = await t.createUser();
+    const theirs = await create(
+      { url: 'https://theirs.example.com/', events: ['review.completed'] },
+      await t.createToken(stranger.id),
+    );
+    const foreign = await call('GET', `/v1/webhooks?after=${theirs.id}`, undefined, own);
+    expect(foreign.statusCode).toBe(400);
   });
 
   it('limits an account to 25 webhooks per mode', async () => {

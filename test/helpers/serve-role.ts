@@ -2,16 +2,20 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../helpers/private-postgres.js';
-import { until } from '../helpers/until.js';
+import { freePort } from './private-postgres.js';
+import type { TestApp } from './test-app.js';
+import { until } from './until.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** One `redline serve --role …` child process (the compiled build/), as an operator scales out. */
+/** What a process serves: `--role api`, `--role worker`, or both (`serve` alone, as on a laptop). */
+export type Role = 'api' | 'worker' | 'all';
+
+/** One `redline serve [--role …]` child process (the compiled build/), as an operator runs it. */
 export interface RoleProcess {
-  role: 'api' | 'worker';
+  role: Role;
   pid: number;
-  /** `http://127.0.0.1:<port>` of an api process. */
+  /** `http://127.0.0.1:<port>` of a process that serves the API. */
   baseUrl: string;
   /** Everything it wrote (logs are JSON lines), for waiting on a log message and for failure reports. */
   output(): string;
@@ -22,23 +26,32 @@ export interface RoleProcess {
 }
 
 /**
- * Starts `redline serve --role <role>` with `env` (DATABASE_URL, secrets, …) on top of a bare
- * PATH and HOME, so nothing of the test runner's environment leaks in. An api process is
- * returned once /readyz answers 200.
+ * Starts `redline serve [--role <role>]` with `env` (DATABASE_URL or DATA_DIR, secrets, …) on top
+ * of a bare PATH and HOME, so nothing of the test runner's environment leaks in. A process that
+ * serves the API listens on `port` (default: a free one) and is returned once /readyz answers 200.
  */
-export async function serveRole(role: 'api' | 'worker', env: Record<string, string>): Promise<RoleProcess> {
-  const port = role === 'api' ? await freePort() : 0;
-  const child: ChildProcess = spawn(process.execPath, ['bin/redline.js', 'serve', '--role', role], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: os.tmpdir(),
-      LOG_LEVEL: 'warn',
-      ...env,
-      ...(role === 'api' ? { PORT: String(port), HOST: '127.0.0.1' } : {}),
+export async function serveRole(
+  role: Role,
+  env: Record<string, string>,
+  options: { port?: number } = {},
+): Promise<RoleProcess> {
+  const serves = role !== 'worker';
+  const port = serves ? (options.port ?? (await freePort())) : 0;
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['bin/redline.js', 'serve', ...(role === 'all' ? [] : ['--role', role])],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: os.tmpdir(),
+        LOG_LEVEL: 'warn',
+        ...env,
+        ...(serves ? { PORT: String(port), HOST: '127.0.0.1' } : {}),
+      },
     },
-  });
+  );
   let output = '';
   const keep = (chunk: Buffer) => {
     // The tail is enough to explain a failure; a long outage logs a lot.
@@ -59,7 +72,7 @@ export async function serveRole(role: 'api' | 'worker', env: Record<string, stri
       await exited;
     },
   };
-  if (role === 'api') {
+  if (serves) {
     try {
       // An exit ends the wait at once (until() would take a throw for "not yet").
       await until(
@@ -74,4 +87,14 @@ export async function serveRole(role: 'api' | 'worker', env: Record<string, stri
     }
   }
   return handle;
+}
+
+/** What a process needs to serve the database and secrets of an in-process test app. */
+export function testAppEnv(t: TestApp): Record<string, string> {
+  return {
+    DATABASE_URL: t.database.url as string,
+    JWT_SECRET: t.secrets.jwtSecret,
+    ENCRYPTION_KEY: t.secrets.encryptionKey.toString('hex'),
+    PUBLIC_URL: t.config.publicUrl,
+  };
 }
