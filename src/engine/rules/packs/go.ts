@@ -31,7 +31,7 @@ const callTo = (regex: string): Record<string, unknown> => ({
 
 /** net/http, gin and echo request values. */
 const REQUEST_CALL =
-  '^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|PathValue|Header\\.Get|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|Params|PostForm|DefaultQuery|DefaultPostForm|QueryParam|FormValue|QueryArray|PostFormArray|GetQuery|GetPostForm|GetHeader|QueryParams\\(\\)\\.Get)(\\(|$)|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
+  '^chi\\.URLParam(\\(|$)|^mux\\.Vars\\((r|req|request)\\)\\[|^(r|req|request)\\.(URL\\.Query\\(\\)\\.Get|FormValue|PostFormValue|PathValue|Header\\.Get|URL\\.Query\\(\\)\\[)|^(c|ctx)\\.(Query|Param|Params|PostForm|DefaultQuery|DefaultPostForm|QueryParam|FormValue|QueryArray|PostFormArray|GetQuery|GetPostForm|GetHeader|QueryParams\\(\\)\\.Get)(\\(|$)|^(r|req|request)\\.URL\\.Query\\(\\)\\[';
 /**
  * A field of a struct the handler decoded from the request body: `json.NewDecoder(r.Body).Decode(&req)`
  * (or gin's `c.ShouldBindJSON(&req)`, echo's `c.Bind(&req)`) and then `req.CallbackURL`.
@@ -212,35 +212,36 @@ const requestRead = {
   ],
 };
 
-/** A formatted query, written in the call or built in a variable first. */
-const queryArgument = {
-  any: [
-    formattedQuery,
-    assignedFrom(
+/** SQL text in a query built in place (for method names shared with caches and maps: Get, Select). */
+const SQL_TEXT = '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b';
+
+/** A query built in a variable first: `query := fmt.Sprintf("SELECT ...", v)`. */
+const declaredQuery = assignedFrom(
+  {
+    all: [
+      { regex: SQL_TEXT },
+      formattedQuery,
       {
-        all: [
-          { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
-          formattedQuery,
+        any: [
+          // No placeholders: the values themselves are pasted in.
+          { not: { regex: '\\$[0-9]|\\?' } },
+          // Placeholders for the values, but a column or list pasted in comes from the request or
+          // from a string parameter of the function: `"... $1 ORDER BY " + sortBy`.
           {
-            any: [
-              // No placeholders: the values themselves are pasted in.
-              { not: { regex: '\\$[0-9]|\\?' } },
-              // Placeholders for the values, but a column or list pasted in comes from the request or
-              // from a string parameter of the function: `"... $1 ORDER BY " + sortBy`.
-              {
-                has: {
-                  stopBy: 'end',
-                  any: [requestRead, functionParameter('$PARAM', '^(string|\\[\\]string)$')],
-                },
-              },
-            ],
+            has: {
+              stopBy: 'end',
+              any: [requestRead, functionParameter('$PARAM', '^(string|\\[\\]string)$')],
+            },
           },
         ],
       },
-      '$QUERY',
-    ),
-  ],
-};
+    ],
+  },
+  '$QUERY',
+);
+
+/** A formatted query, written in the call or built in a variable first. */
+const queryArgument = { any: [formattedQuery, declaredQuery] };
 
 /** A `//` comment that holds a Go statement. */
 const NOT_CODE_COMMENT = '(?i)^//\\s*(nolint|go:|todo|fixme|note|deprecated|see|example|output)\\b';
@@ -289,6 +290,27 @@ const taintedNewRequest = {
 
 const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|api_key|sessionid|csrf)$';
 
+/**
+ * The name of an archive entry, written by whoever made the archive: `f.Name` in a function that reads
+ * a zip or tar archive (or takes a `*zip.File` / `*tar.Header`). "../" in it escapes the target (zip slip).
+ */
+const archiveEntryName = {
+  kind: 'selector_expression',
+  regex: '^\\w+\\.Name$',
+  inside: {
+    stopBy: 'end',
+    all: [
+      { any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }] },
+      {
+        any: [
+          { has: { stopBy: 'end', ...callTo('^(zip\\.(OpenReader|NewReader)|tar\\.NewReader)$') } },
+          { has: { field: 'parameters', regex: '\\*(zip\\.File|tar\\.Header)\\b' } },
+        ],
+      },
+    ],
+  },
+};
+
 export const goRules: Rule[] = [
   {
     id: 'go.sql-injection',
@@ -314,14 +336,26 @@ export const goRules: Rule[] = [
             argument(2, queryArgument),
           ],
         },
-        { all: [sqlMethod('^(Select|Get)$'), argument(2, queryArgument)] },
+        // sqlx `db.Get(&dest, query)`; go-redis `rdb.Get(ctx, "settings:"+id)` has the same shape, so the
+        // query built in place must hold SQL.
+        {
+          all: [
+            sqlMethod('^(Select|Get)$'),
+            argument(2, { any: [{ ...formattedQuery, regex: SQL_TEXT }, declaredQuery] }),
+          ],
+        },
         {
           all: [
             sqlMethod('^(Query|QueryRow|Exec|Prepare|Queryx|QueryRowx|NamedQuery|NamedExec|MustExec)Context$'),
             argument(2, queryArgument),
           ],
         },
-        { all: [sqlMethod('^(Select|Get)Context$'), argument(3, queryArgument)] },
+        {
+          all: [
+            sqlMethod('^(Select|Get)Context$'),
+            argument(3, { any: [{ ...formattedQuery, regex: SQL_TEXT }, declaredQuery] }),
+          ],
+        },
       ],
     },
     cwe: 'CWE-89',
@@ -352,6 +386,7 @@ export const goRules: Rule[] = [
         ),
         'func (r *Repo) List(ctx context.Context, accountID int64, sort string) error {\n\torderBy, ok := sortColumns[sort]\n\tif !ok {\n\t\torderBy = "created_at"\n\t}\n\tq := fmt.Sprintf("SELECT id FROM orders WHERE account_id = $1 ORDER BY %s", orderBy)\n\treturn r.db.SelectContext(ctx, &orders, q, accountID)\n}',
         fn('rows, err := pool.Query(ctx, "SELECT id FROM users WHERE email = $1", email)\n_ = rows\nreturn err'),
+        fn('raw, err := rdb.Get(ctx, "settings:"+userID).Bytes()\n_ = raw\nreturn err'),
       ],
     },
   },
@@ -569,7 +604,17 @@ export const goRules: Rule[] = [
     severity: 'warning',
     message:
       'MD5 and SHA-1 are broken for security use (collisions are practical). Use crypto/sha256, or bcrypt/argon2 for passwords.',
-    rule: callTo('^(md5|sha1)\\.(New|Sum)$'),
+    rule: {
+      ...callTo('^(md5|sha1)\\.(New|Sum)$'),
+      // An ETag, S3's Content-MD5 header or a cache key is a protocol or lookup use, not a security one.
+      not: {
+        inside: {
+          stopBy: 'end',
+          any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+          has: { field: 'name', regex: '(?i)(etag|contentmd5|cachekey)' },
+        },
+      },
+    },
     cwe: 'CWE-328',
     cvss: 5.3,
     examples: {
@@ -580,6 +625,7 @@ export const goRules: Rule[] = [
       valid: [
         fn('sum := sha256.Sum256([]byte(password))\n_ = sum\nreturn nil'),
         fn('h := sha256.New()\nh.Write(data)\nreturn nil'),
+        'func ContentMD5(data []byte) string {\n\tsum := md5.Sum(data)\n\treturn base64.StdEncoding.EncodeToString(sum[:])\n}',
       ],
     },
   },
@@ -680,7 +726,23 @@ export const goRules: Rule[] = [
         },
       ],
       all: [
-        { has: { field: 'arguments', has: fromRequest } },
+        {
+          has: {
+            field: 'arguments',
+            any: [
+              { has: fromRequest },
+              // Zip slip: an archive entry's name joined to the destination, in place or in a variable.
+              {
+                has: {
+                  any: [
+                    { kind: 'call_expression', has: { stopBy: 'end', ...archiveEntryName } },
+                    assignedFrom({ kind: 'call_expression', has: { stopBy: 'end', ...archiveEntryName } }, '$TARGET'),
+                  ],
+                },
+              },
+            ],
+          },
+        },
         { not: { has: { field: 'arguments', has: { stopBy: 'end', ...callTo('^(filepath|path)\\.Base$') } } } },
         // The function checks the path stays under its base: `strings.HasPrefix(p, base)`, `filepath.Rel`.
         {
@@ -702,12 +764,16 @@ export const goRules: Rule[] = [
         handler('name := r.FormValue("name")\nhttp.ServeFile(w, r, filepath.Join("uploads", name))'),
         'func DownloadExport(c *gin.Context) {\n\tf, err := os.Open(filepath.Join("/data/exports", c.Query("path")))\n\t_, _ = f, err\n}',
         'func Report(c *gin.Context) {\n\tfile := c.Query("file")\n\tc.FileAttachment(filepath.Join("/srv/reports", file), file)\n}',
+        'func Extract(archive, dest string) error {\n\tzr, err := zip.OpenReader(archive)\n\tif err != nil {\n\t\treturn err\n\t}\n\tfor _, f := range zr.File {\n\t\tout, err := os.Create(filepath.Join(dest, f.Name))\n\t\t_, _ = out, err\n\t}\n\treturn nil\n}',
+        'func Logs(w http.ResponseWriter, r *http.Request) {\n\tf, err := os.Open(logDir + chi.URLParam(r, "*"))\n\t_, _ = f, err\n}',
       ],
       valid: [
         handler(
           'data, err := os.ReadFile(filepath.Join(baseDir, filepath.Base(r.URL.Query().Get("file"))))\n_, _ = data, err',
         ),
         handler('http.ServeFile(w, r, filepath.Join("static", "index.html"))'),
+        'func extractFile(f *zip.File, dest string) error {\n\ttarget := filepath.Join(dest, f.Name)\n\tif !strings.HasPrefix(target, filepath.Clean(dest)+string(os.PathSeparator)) {\n\t\treturn errIllegalPath\n\t}\n\tout, err := os.Create(target)\n\t_ = out\n\treturn err\n}',
+        'func Extract(archive, dest string) error {\n\tzr, err := zip.OpenReader(archive)\n\tif err != nil {\n\t\treturn err\n\t}\n\tfor _, f := range zr.File {\n\t\tout, err := os.Create(filepath.Join(dest, filepath.Base(f.Name)))\n\t\t_, _ = out, err\n\t}\n\treturn nil\n}',
         handler(
           'p := filepath.Join(base, r.URL.Query().Get("f"))\nif !strings.HasPrefix(p, filepath.Clean(base)+string(filepath.Separator)) {\n\treturn\n}\nhttp.ServeFile(w, r, p)',
         ),
@@ -956,11 +1022,22 @@ export const goRules: Rule[] = [
             },
           ],
         },
-        { kind: 'expression_statement', has: callTo('^(json|xml|yaml)\\.Unmarshal$') },
+        // Also a request body decoded and `rows.Scan(...)` with the error dropped: the row or input is a zero value.
+        {
+          kind: 'expression_statement',
+          has: callTo(
+            '^(json|xml|yaml)\\.Unmarshal$|^(json|xml)\\.NewDecoder\\(.*\\)\\.Decode$|^(rows?|\\w+Rows?)\\.Scan$',
+          ),
+        },
         {
           kind: 'assignment_statement',
           regex: '^_\\s*=',
-          has: { field: 'right', has: callTo('^(json|xml|yaml)\\.Unmarshal$') },
+          has: {
+            field: 'right',
+            has: callTo(
+              '^(json|xml|yaml)\\.Unmarshal$|^(json|xml)\\.NewDecoder\\(.*\\)\\.Decode$|^(rows?|\\w+Rows?)\\.Scan$',
+            ),
+          },
         },
       ],
     },
@@ -969,10 +1046,18 @@ export const goRules: Rule[] = [
         handler('limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))\n_ = limit'),
         fn('json.Unmarshal(body, &cfg)\nreturn nil'),
         fn('_ = json.Unmarshal(body, &cfg)\nreturn nil'),
+        handler('var in updateProfile\n_ = json.NewDecoder(r.Body).Decode(&in)\nsave(in)'),
+        fn(
+          'for rows.Next() {\n\tvar e Event\n\trows.Scan(&e.ID, &e.Kind)\n\tevents = append(events, e)\n}\nreturn nil',
+        ),
       ],
       valid: [
         handler('limit, err := strconv.Atoi(r.URL.Query().Get("limit"))\n_, _ = limit, err'),
         fn('if err := json.Unmarshal(body, &cfg); err != nil {\n\treturn err\n}\nreturn nil'),
+        fn(
+          'for rows.Next() {\n\tvar e Event\n\tif err := rows.Scan(&e.ID, &e.Kind); err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
+        ),
+        fn('enc := json.NewEncoder(w)\n_ = enc.Encode(v)\nreturn nil'),
       ],
     },
   },
@@ -1159,29 +1244,66 @@ export const goRules: Rule[] = [
     type: 'bug',
     severity: 'important',
     message:
-      'The loop runs while i <= len(x) and indexes x[i]: the last iteration reads one past the end and panics (index out of range). Use i < len(x).',
+      'The loop runs while i <= len(x) and indexes x[i] (or while i < len(x) and indexes x[i+1]): the last iteration reads one past the end and panics (index out of range). Use i < len(x) (or i+1 < len(x)).',
     rule: {
       kind: 'binary_expression',
-      all: [
-        { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
-        { has: { field: 'operator', regex: '^<=$' } },
-        { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+      any: [
         {
-          inside: {
-            kind: 'for_clause',
-            field: 'condition',
-            inside: {
-              kind: 'for_statement',
-              has: {
-                field: 'body',
-                has: {
-                  stopBy: 'end',
-                  kind: 'index_expression',
-                  all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+          all: [
+            { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+            { has: { field: 'operator', regex: '^<=$' } },
+            { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+            {
+              inside: {
+                kind: 'for_clause',
+                field: 'condition',
+                inside: {
+                  kind: 'for_statement',
+                  has: {
+                    field: 'body',
+                    has: {
+                      stopBy: 'end',
+                      kind: 'index_expression',
+                      all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+                    },
+                  },
                 },
               },
             },
-          },
+          ],
+        },
+        // `for i := 0; i < len(x); i++ { ... x[i+1] ... }` without an `i+1 < len(x)` guard in the body.
+        {
+          all: [
+            { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+            { has: { field: 'operator', regex: '^<$' } },
+            { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+            {
+              inside: {
+                kind: 'for_clause',
+                field: 'condition',
+                inside: {
+                  kind: 'for_statement',
+                  has: {
+                    field: 'body',
+                    all: [
+                      {
+                        has: {
+                          stopBy: 'end',
+                          kind: 'index_expression',
+                          all: [
+                            { has: { field: 'operand', pattern: '$X' } },
+                            { has: { field: 'index', pattern: '$I + 1' } },
+                          ],
+                        },
+                      },
+                      { not: { has: { stopBy: 'end', kind: 'call_expression', pattern: 'len($X)' } } },
+                    ],
+                  },
+                },
+              },
+            },
+          ],
         },
       ],
     },
@@ -1189,10 +1311,15 @@ export const goRules: Rule[] = [
       invalid: [
         fn('for i := 0; i <= len(row); i++ {\n\tsum += row[i]\n}\nreturn nil'),
         fn('for j := 1; j <= len(xs); j++ {\n\tif xs[j] > 0 {\n\t\tn++\n\t}\n}\nreturn nil'),
+        fn('for i := 0; i < len(samples); i++ {\n\tout = append(out, samples[i+1]-samples[i])\n}\nreturn nil'),
       ],
       valid: [
         fn('for i := 0; i < len(row); i++ {\n\tsum += row[i]\n}\nreturn nil'),
         fn('for i := 1; i <= len(xs); i++ {\n\tprefix = append(prefix, xs[:i])\n}\nreturn nil'),
+        fn('for i := 0; i < len(xs)-1; i++ {\n\tout = append(out, xs[i+1]-xs[i])\n}\nreturn nil'),
+        fn(
+          'for i := 0; i < len(xs); i++ {\n\tif i+1 < len(xs) {\n\t\tout = append(out, xs[i+1]-xs[i])\n\t}\n}\nreturn nil',
+        ),
       ],
     },
   },
@@ -1265,19 +1392,34 @@ export const goRules: Rule[] = [
     type: 'performance',
     severity: 'warning',
     message:
-      'A SELECT runs once per loop iteration (N+1 queries): one round trip per element. Fetch all rows at once, e.g. WHERE id = ANY($1) or IN (...), and index them in a map.',
+      'A SELECT (or a GORM First/Find) runs once per loop iteration (N+1 queries): one round trip per element. Fetch all rows at once, e.g. WHERE id = ANY($1) or IN (...) (db.Find(&rows, ids) in GORM), and index them in a map.',
     rule: {
       kind: 'call_expression',
-      all: [
+      any: [
+        {
+          all: [
+            {
+              has: {
+                field: 'function',
+                regex: '\\.(Query|QueryRow|QueryContext|QueryRowContext|Get|Select|GetContext|SelectContext)$',
+              },
+            },
+            { has: { field: 'arguments', has: { ...stringLiteral, regex: '(?i)^["`]\\s*select\\b' } } },
+          ],
+        },
+        // GORM: `db.First(&p, id)`, `s.db.Where("sku = ?", sku).Find(&rows)`: the call that runs the query.
         {
           has: {
             field: 'function',
-            regex: '\\.(Query|QueryRow|QueryContext|QueryRowContext|Get|Select|GetContext|SelectContext)$',
+            kind: 'selector_expression',
+            all: [
+              { has: { field: 'field', regex: '^(First|Find|Take|Last|Count|Pluck)$' } },
+              { has: { field: 'operand', regex: '(?i)(^|\\.)(db|tx|gormdb|orm)(\\.|$)' } },
+            ],
           },
         },
-        { has: { field: 'arguments', has: { ...stringLiteral, regex: '(?i)^["`]\\s*select\\b' } } },
-        insideLoopBody,
       ],
+      ...insideLoopBody,
     },
     examples: {
       invalid: [
@@ -1287,6 +1429,10 @@ export const goRules: Rule[] = [
         fn(
           'for _, u := range users {\n\trows, _ := db.Query("select * from posts where user_id = ?", u.ID)\n\t_ = rows\n}\nreturn nil',
         ),
+        fn(
+          'for _, item := range items {\n\tvar p Product\n\tif err := s.db.First(&p, item.ProductID).Error; err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
+        ),
+        fn('for _, u := range users {\n\tdb.Where("user_id = ?", u.ID).Find(&u.Posts)\n}\nreturn nil'),
       ],
       valid: [
         fn(
@@ -1295,6 +1441,10 @@ export const goRules: Rule[] = [
         fn(
           'for _, o := range orders {\n\tif _, err := tx.Exec("UPDATE orders SET done = true WHERE id = $1", o.ID); err != nil {\n\t\treturn err\n\t}\n}\nreturn nil',
         ),
+        fn(
+          'var products []Product\nif err := s.db.Find(&products, ids).Error; err != nil {\n\treturn err\n}\nfor _, p := range products {\n\tbyID[p.ID] = p\n}\nreturn nil',
+        ),
+        fn('for _, k := range keys {\n\tv, _ := cache.Find(k)\n\t_ = v\n}\nreturn nil'),
       ],
     },
   },
@@ -1391,6 +1541,64 @@ export const goRules: Rule[] = [
       valid: [
         'func Decode(lines [][]byte) ([]Event, error) {\n\tvar out []Event\n\tfor _, line := range lines {\n\t\tvar e Event\n\t\tif err := json.Unmarshal(line, &e); err != nil {\n\t\t\treturn nil, err\n\t\t}\n\t\tout = append(out, e)\n\t}\n\treturn out, nil\n}',
         'func Breaches(samples []Sample, raw []byte) error {\n\tvar t Thresholds\n\tif err := json.Unmarshal(raw, &t); err != nil {\n\t\treturn err\n\t}\n\tfor _, s := range samples {\n\t\tcheck(s, t)\n\t}\n\treturn nil\n}',
+      ],
+    },
+  },
+  {
+    id: 'go.hardcoded-signing-key',
+    languages: ['go'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A signing or encryption key is written in the source as `[]byte("...")`: everyone with the code (or the binary) can forge tokens and signatures with it, and rotating it needs a release. Load it from the environment or a secret manager.',
+    rule: {
+      kind: 'type_conversion_expression',
+      regex: '^\\[\\]byte\\(\\s*("[^"\\s]{16,}"|`[^`\\s]{16,}`)\\s*\\)$',
+      not: { regex: '(?i)(change.?me|example|your|dummy|placeholder|xxxx|test)' },
+      any: [
+        {
+          inside: {
+            stopBy: 'end',
+            all: [
+              {
+                any: [
+                  { kind: 'var_spec' },
+                  { kind: 'const_spec' },
+                  { kind: 'short_var_declaration' },
+                  { kind: 'assignment_statement' },
+                ],
+              },
+              {
+                any: ['name', 'left'].map((field) => ({
+                  has: {
+                    field,
+                    regex:
+                      '(?i)(secret|signing_?key|jwt_?key|hmac_?key|api_?key|private_?key|encryption_?key|secret_?key)$',
+                  },
+                })),
+              },
+            ],
+          },
+        },
+        {
+          inside: {
+            kind: 'argument_list',
+            inside: { kind: 'call_expression', has: { field: 'function', regex: '(\\.SignedString|^hmac\\.New)$' } },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-798',
+    cvss: 9.1,
+    examples: {
+      invalid: [
+        'var signingKey = []byte("9f2c4e7a1b3d5f60a8c2e4f6b1d3a5c7")',
+        fn('s, err := token.SignedString([]byte("k8Jd92hfQz0plM3nVb7xW4tY"))\n_ = s\nreturn err'),
+      ],
+      valid: [
+        'var signingKey = []byte(os.Getenv("JWT_SIGNING_KEY"))',
+        'var signingKey = []byte("change-me-in-production")',
+        fn('payload := []byte("{\\"type\\":\\"verify-request\\"}")\n_ = payload\nreturn nil'),
       ],
     },
   },

@@ -97,6 +97,73 @@ const declaredSql = {
   },
 };
 
+/** `$X.length` or `$X.size()`. */
+const JAVA_LENGTH = {
+  any: [
+    {
+      kind: 'field_access',
+      all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'field', regex: '^length$' } }],
+    },
+    {
+      kind: 'method_invocation',
+      all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'name', regex: '^size$' } }],
+    },
+  ],
+};
+
+/**
+ * `sql.toString()` of a StringBuilder started with SQL text, to which the method appends values
+ * between quotes: `sql.append(" AND name = '").append(value).append("'")`.
+ */
+const builderSql = {
+  kind: 'method_invocation',
+  regex: '^\\w+\\.toString\\(\\)$',
+  has: { field: 'object', kind: 'identifier', pattern: '$SB' },
+  inside: {
+    stopBy: 'end',
+    all: [
+      { any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }] },
+      {
+        has: {
+          stopBy: 'end',
+          kind: 'variable_declarator',
+          all: [
+            { has: { field: 'name', pattern: '$SB' } },
+            {
+              has: {
+                field: 'value',
+                kind: 'object_creation_expression',
+                regex:
+                  '(?i)^new\\s+(StringBuilder|StringBuffer)\\(\\s*"\\s*(select\\s.+\\sfrom|update\\s.+\\sset|delete\\s+from|insert\\s+into)\\b',
+              },
+            },
+          ],
+        },
+      },
+      {
+        has: {
+          stopBy: 'end',
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^append$' } },
+            {
+              has: {
+                field: 'arguments',
+                has: {
+                  nthChild: 1,
+                  any: [{ kind: 'identifier' }, { kind: 'method_invocation' }, { kind: 'field_access' }],
+                },
+              },
+            },
+            { has: { stopBy: 'end', kind: 'identifier', pattern: '$SB' } },
+          ],
+        },
+      },
+      { has: { stopBy: 'end', kind: 'string_literal', regex: '\'"$' } },
+    ],
+  },
+};
+
 /** A comment in an empty block that only says it is empty, without a reason. */
 const PLACEHOLDER_COMMENT =
   '(?i)^//\\s*(ignored?|ignoring|ignore (it|this|exception|errors?)|nothing|do nothing|no-?op|empty|swallow(ed)?|todo\\b.*|fixme\\b.*)?[.!]?\\s*$';
@@ -319,6 +386,56 @@ const emptyCheckServerTrusted = {
   ],
 };
 
+/** A File or Path built from a Spring request parameter (@RequestParam, @PathVariable) in a method that never checks startsWith. */
+const springRequestPath = {
+  any: [
+    { kind: 'method_invocation', regex: '^(Paths\\.get|Path\\.of)\\(' },
+    { kind: 'object_creation_expression', has: { field: 'type', regex: '^(File|FileInputStream|FileReader)$' } },
+  ],
+  has: {
+    field: 'arguments',
+    has: {
+      kind: 'identifier',
+      pattern: '$P',
+      inside: {
+        stopBy: 'end',
+        kind: 'method_declaration',
+        all: [
+          {
+            has: {
+              field: 'parameters',
+              has: {
+                kind: 'formal_parameter',
+                all: [
+                  { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
+                  { has: { field: 'name', pattern: '$P' } },
+                ],
+              },
+            },
+          },
+          { not: { has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.startsWith\\(' } } },
+        ],
+      },
+    },
+  },
+};
+
+/** A file sink: java.nio Files, streams and resources opened on a path, MultipartFile.transferTo. */
+const FILE_SINK = {
+  any: [
+    { kind: 'method_invocation', regex: '^Files\\.\\w+\\(' },
+    { kind: 'method_invocation', has: { field: 'name', regex: '^transferTo$' } },
+    {
+      kind: 'object_creation_expression',
+      has: {
+        field: 'type',
+        regex:
+          '^(FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile|FileSystemResource|UrlResource|PrintWriter)$',
+      },
+    },
+  ],
+};
+
 export const javaRules: Rule[] = [
   {
     id: 'java.sql-injection',
@@ -339,7 +456,7 @@ export const javaRules: Rule[] = [
                   '^(executeQuery|execute|executeUpdate|executeLargeUpdate|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|nativeQuery)$',
               },
             },
-            firstArgument({ any: [builtString, declaredSql] }),
+            firstArgument({ any: [builtString, declaredSql, builderSql] }),
           ],
         },
         {
@@ -398,6 +515,9 @@ export const javaRules: Rule[] = [
         method(
           'String sql = String.format("SELECT * FROM orders WHERE customer_id = ? ORDER BY %s %s", sortField, direction);\nreturn jdbc.query(sql, mapper, customerId);',
         ),
+        method(
+          'StringBuilder sql = new StringBuilder("SELECT id FROM employees WHERE 1=1");\ncriteria.forEach((column, value) -> sql.append(" AND ").append(column).append(" = \'").append(value).append("\'"));\nreturn em.createNativeQuery(sql.toString()).getResultList();',
+        ),
       ],
       valid: [
         method(
@@ -413,6 +533,9 @@ export const javaRules: Rule[] = [
         ),
         method(
           'String jpql = "SELECT u FROM User u WHERE u.email LIKE :p" + (activeOnly ? " AND u.active = true" : "");\nreturn em.createQuery(jpql, User.class).setParameter("p", pattern).getResultList();',
+        ),
+        method(
+          'StringBuilder sql = new StringBuilder("SELECT id FROM employees WHERE 1=1");\nif (dept != null) {\n  sql.append(" AND department = ?");\n  params.add(dept);\n}\nreturn jdbc.queryForList(sql.toString(), params.toArray());',
         ),
       ],
     },
@@ -452,7 +575,13 @@ export const javaRules: Rule[] = [
                   { has: { field: 'name', pattern: '$DTO' } },
                   {
                     any: [
-                      { has: { field: 'type', regex: '(Request|Dto|DTO|Form|Command|Payload|Input)$' } },
+                      // A request DTO, or a webhook/integration record whose URL a user registered.
+                      {
+                        has: {
+                          field: 'type',
+                          regex: '(Request|Dto|DTO|Form|Command|Payload|Input|Registration|Subscription|Webhook|Hook)$',
+                        },
+                      },
                       { has: { kind: 'modifiers', regex: '@(RequestBody|RequestParam|ModelAttribute)\\b' } },
                     ],
                   },
@@ -470,10 +599,12 @@ export const javaRules: Rule[] = [
         'class S {\n  String ping(@RequestBody HookDto dto) {\n    return restTemplate.postForObject(dto.getWebhookUrl(), body, String.class);\n  }\n}',
         'class S {\n  String test(@RequestBody CallbackTest body) {\n    String target = body.getCallbackUrl() + "?probe=1";\n    return restTemplate.getForObject(target, String.class);\n  }\n}',
         'class S {\n  String importImage(long id, ImportRequest request) throws IOException {\n    try (InputStream in = new URL(request.getImageUrl()).openStream()) {\n      return blobs.put("p/" + id, in);\n    }\n  }\n}',
+        'class S {\n  boolean verify(WebhookRegistration registration) throws IOException {\n    HttpURLConnection conn = (HttpURLConnection) new URL(registration.getTargetUrl()).openConnection();\n    return conn.getResponseCode() == 200;\n  }\n}',
       ],
       valid: [
         'class S {\n  String verify(RegistrationRequest registration) {\n    return restTemplate.getForObject(config.getCallbackUrl() + "?c=" + registration.getChallenge(), String.class);\n  }\n}',
         'class S {\n  String ping(@RequestBody HookDto dto) {\n    return restTemplate.postForObject(HOOK_URL, dto.getWebhookUrl(), String.class);\n  }\n}',
+        'class S {\n  boolean verify(WebhookRegistration registration) throws IOException {\n    HttpURLConnection conn = (HttpURLConnection) new URL(settings.getTargetUrl()).openConnection();\n    return conn.getResponseCode() == 200;\n  }\n}',
       ],
     },
   },
@@ -1301,7 +1432,24 @@ export const javaRules: Rule[] = [
           ],
         },
       ],
-      not: { inside: { stopBy: 'end', kind: 'method_declaration', has: { field: 'name', regex: '^main$' } } },
+      not: {
+        any: [
+          { inside: { stopBy: 'end', kind: 'method_declaration', has: { field: 'name', regex: '^main$' } } },
+          // A command-line tool (a class with `main`, or a picocli @Command): standard output is its interface.
+          {
+            inside: {
+              stopBy: 'end',
+              kind: 'class_declaration',
+              any: [
+                {
+                  has: { field: 'body', has: { kind: 'method_declaration', has: { field: 'name', regex: '^main$' } } },
+                },
+                { has: { kind: 'modifiers', regex: '@(CommandLine\\.)?Command\\b' } },
+              ],
+            },
+          },
+        ],
+      },
     },
     examples: {
       invalid: [
@@ -1310,6 +1458,7 @@ export const javaRules: Rule[] = [
       ],
       valid: [
         'class Cli {\n  public static void main(String[] args) {\n    System.out.println("usage: cli <file>");\n  }\n}',
+        '@Command(name = "reindex")\nclass Reindex implements Callable<Integer> {\n  public Integer call() {\n    System.out.println("Reindexed " + n);\n    return 0;\n  }\n}',
         method('log.info("order {}", order);'),
       ],
     },
@@ -1589,38 +1738,17 @@ export const javaRules: Rule[] = [
     type: 'security',
     severity: 'important',
     message:
-      'A file path is built from a request parameter without confining it: "../" in the value reaches any file the process can read (path traversal). Resolve it against the base directory, normalize() it and check startsWith(base).',
+      'A file is read, written or deleted at a path built from a request parameter without confining it: "../" in the value reaches any file the process can access (path traversal). Resolve it against the base directory, normalize() it and check startsWith(base).',
     rule: {
       any: [
-        { kind: 'method_invocation', regex: '^(Paths\\.get|Path\\.of)\\(' },
-        { kind: 'object_creation_expression', has: { field: 'type', regex: '^(File|FileInputStream|FileReader)$' } },
-      ],
-      has: {
-        field: 'arguments',
-        has: {
-          kind: 'identifier',
-          pattern: '$P',
-          inside: {
-            stopBy: 'end',
-            kind: 'method_declaration',
-            all: [
-              {
-                has: {
-                  field: 'parameters',
-                  has: {
-                    kind: 'formal_parameter',
-                    all: [
-                      { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
-                      { has: { field: 'name', pattern: '$P' } },
-                    ],
-                  },
-                },
-              },
-              { not: { has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.startsWith\\(' } } },
-            ],
-          },
+        // Built and used in place: `Files.readAllBytes(Paths.get(BASE, file))`.
+        { ...springRequestPath, not: { inside: { kind: 'variable_declarator' } } },
+        // Built into a local first: reported where the file is read, written or deleted.
+        {
+          ...FILE_SINK,
+          has: { field: 'arguments', has: { stopBy: 'end', ...declaredFrom('$PATH', springRequestPath) } },
         },
-      },
+      ],
     },
     cwe: 'CWE-22',
     cvss: 7.5,
@@ -1628,6 +1756,7 @@ export const javaRules: Rule[] = [
       invalid: [
         'class C {\n  @GetMapping("/d")\n  byte[] d(@RequestParam String file) throws IOException {\n    Path path = Paths.get("/srv/reports", file);\n    return Files.readAllBytes(path);\n  }\n}',
         'class C {\n  @GetMapping("/d/{name}")\n  InputStream d(@PathVariable String name) throws IOException {\n    return new FileInputStream(new File(BASE, name));\n  }\n}',
+        'class C {\n  @GetMapping("/d")\n  ResponseEntity<byte[]> d(@RequestParam String file) throws IOException {\n    File target = new File(REPORT_DIR, file);\n    return ResponseEntity.ok(Files.readAllBytes(target.toPath()));\n  }\n}',
       ],
       valid: [
         'class C {\n  @GetMapping("/d")\n  byte[] d(@RequestParam String file) throws IOException {\n    Path path = ROOT.resolve(file).normalize();\n    if (!path.startsWith(ROOT)) throw new NotFound();\n    return Files.readAllBytes(path);\n  }\n}',
@@ -1676,17 +1805,40 @@ export const javaRules: Rule[] = [
       has: { field: 'operator', regex: '^=$' },
       inside: {
         kind: 'parenthesized_expression',
-        inside: {
-          any: [{ kind: 'if_statement' }, { kind: 'while_statement' }, { kind: 'do_statement' }],
-          field: 'condition',
-        },
+        any: [
+          {
+            inside: {
+              any: [{ kind: 'if_statement' }, { kind: 'while_statement' }, { kind: 'do_statement' }],
+              field: 'condition',
+            },
+          },
+          // `if (exists && (overwrite = false))`: an operand of && or || (not `(line = next()) != null`).
+          {
+            inside: {
+              kind: 'binary_expression',
+              has: { field: 'operator', regex: '^(&&|\\|\\|)$' },
+              inside: {
+                kind: 'parenthesized_expression',
+                inside: {
+                  any: [{ kind: 'if_statement' }, { kind: 'while_statement' }, { kind: 'do_statement' }],
+                  field: 'condition',
+                },
+              },
+            },
+          },
+        ],
       },
     },
     examples: {
-      invalid: [method('if (enabled = true) {\n  return;\n}'), method('while (done = false) {\n  step();\n}')],
+      invalid: [
+        method('if (enabled = true) {\n  return;\n}'),
+        method('while (done = false) {\n  step();\n}'),
+        method('if (exists && (overwrite = false)) {\n  continue;\n}'),
+      ],
       valid: [
         method('if (enabled == true) {\n  return;\n}'),
         method('while ((line = reader.readLine()) != null) {\n  handle(line);\n}'),
+        method('while (running && (line = reader.readLine()) != null) {\n  handle(line);\n}'),
       ],
     },
   },
@@ -1699,49 +1851,114 @@ export const javaRules: Rule[] = [
       'The loop runs while i <= array.length (or list.size()) and indexes the element i: the last iteration throws IndexOutOfBoundsException. Use i < length.',
     rule: {
       kind: 'binary_expression',
-      all: [
-        { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
-        { has: { field: 'operator', regex: '^<=$' } },
+      any: [
         {
-          has: {
-            field: 'right',
-            any: [
-              {
-                kind: 'field_access',
-                all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'field', regex: '^length$' } }],
-              },
-              {
-                kind: 'method_invocation',
-                all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'name', regex: '^size$' } }],
-              },
-            ],
-          },
-        },
-        {
-          inside: {
-            kind: 'for_statement',
-            field: 'condition',
-            has: {
-              field: 'body',
+          all: [
+            { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+            { has: { field: 'operator', regex: '^<=$' } },
+            {
               has: {
-                stopBy: 'end',
+                field: 'right',
                 any: [
                   {
-                    kind: 'array_access',
-                    all: [{ has: { field: 'array', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+                    kind: 'field_access',
+                    all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'field', regex: '^length$' } }],
                   },
                   {
                     kind: 'method_invocation',
-                    all: [
-                      { has: { field: 'object', pattern: '$X' } },
-                      { has: { field: 'name', regex: '^get$' } },
-                      { has: { field: 'arguments', has: { nthChild: 1, pattern: '$I' } } },
-                    ],
+                    all: [{ has: { field: 'object', pattern: '$X' } }, { has: { field: 'name', regex: '^size$' } }],
                   },
                 ],
               },
             },
-          },
+            {
+              inside: {
+                kind: 'for_statement',
+                field: 'condition',
+                has: {
+                  field: 'body',
+                  has: {
+                    stopBy: 'end',
+                    any: [
+                      {
+                        kind: 'array_access',
+                        all: [{ has: { field: 'array', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+                      },
+                      {
+                        kind: 'method_invocation',
+                        all: [
+                          { has: { field: 'object', pattern: '$X' } },
+                          { has: { field: 'name', regex: '^get$' } },
+                          { has: { field: 'arguments', has: { nthChild: 1, pattern: '$I' } } },
+                        ],
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+          ],
+        },
+        // `for (i = 0; i < list.size(); i++)` (or `i <= list.size() - 1`) reading the element i + 1.
+        {
+          all: [
+            { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+            {
+              any: [
+                {
+                  all: [{ has: { field: 'operator', regex: '^<$' } }, { has: { field: 'right', any: [JAVA_LENGTH] } }],
+                },
+                {
+                  all: [
+                    { has: { field: 'operator', regex: '^<=$' } },
+                    {
+                      has: {
+                        field: 'right',
+                        kind: 'binary_expression',
+                        regex: '-\\s*1$',
+                        has: { field: 'left', ...JAVA_LENGTH },
+                      },
+                    },
+                  ],
+                },
+              ],
+            },
+            {
+              inside: {
+                kind: 'for_statement',
+                field: 'condition',
+                has: {
+                  field: 'body',
+                  all: [
+                    {
+                      has: {
+                        stopBy: 'end',
+                        any: [
+                          {
+                            kind: 'array_access',
+                            all: [
+                              { has: { field: 'array', pattern: '$X' } },
+                              { has: { field: 'index', pattern: '$I + 1' } },
+                            ],
+                          },
+                          {
+                            kind: 'method_invocation',
+                            all: [
+                              { has: { field: 'object', pattern: '$X' } },
+                              { has: { field: 'name', regex: '^get$' } },
+                              { has: { field: 'arguments', has: { nthChild: 1, pattern: '$I + 1' } } },
+                            ],
+                          },
+                        ],
+                      },
+                    },
+                    // A guard in the body: `if (i + 1 < list.size())`.
+                    { not: { has: { stopBy: 'end', ...JAVA_LENGTH } } },
+                  ],
+                },
+              },
+            },
+          ],
         },
       ],
     },
@@ -1749,10 +1966,18 @@ export const javaRules: Rule[] = [
       invalid: [
         method('for (int i = 0; i <= values.length; i++) {\n  sum += values[i];\n}'),
         method('for (int i = 0; i <= items.size(); i++) {\n  print(items.get(i));\n}'),
+        method(
+          'for (int i = 0; i <= stops.size() - 1; i++) {\n  legs.add(new Leg(stops.get(i), stops.get(i + 1)));\n}',
+        ),
+        method('for (int i = 0; i < values.length; i++) {\n  deltas[i] = values[i + 1] - values[i];\n}'),
       ],
       valid: [
         method('for (int i = 0; i < values.length; i++) {\n  sum += values[i];\n}'),
         method('for (int i = 1; i <= values.length; i++) {\n  sum += values[i - 1];\n}'),
+        method('for (int i = 0; i < stops.size() - 1; i++) {\n  legs.add(new Leg(stops.get(i), stops.get(i + 1)));\n}'),
+        method(
+          'for (int i = 0; i < values.length; i++) {\n  if (i + 1 < values.length) d[i] = values[i + 1] - values[i];\n}',
+        ),
       ],
     },
   },
@@ -1853,20 +2078,160 @@ export const javaRules: Rule[] = [
     type: 'performance',
     severity: 'warning',
     message:
-      'A repository lookup runs once per loop iteration (N+1 queries). Load all the rows at once, e.g. findAllById(ids), and index them in a map.',
+      'A repository lookup or query runs once per loop iteration or stream element (N+1 queries). Load all the rows at once, e.g. findAllById(ids) or WHERE id IN (...), and index them in a map.',
     rule: {
       kind: 'method_invocation',
-      has: { field: 'name', regex: '^(findById|getById|getReferenceById|findOne|getOne)$' },
-      ...inLoopBody,
+      any: [
+        {
+          has: { field: 'name', regex: '^(findById|getById|getReferenceById|findOne|getOne)$' },
+          // In a loop, or in a stream lambda (`orders.stream().map(o -> customers.findById(...))`).
+          any: [inLoopBody, { inside: { stopBy: IN_METHOD, ...streamLambda } }],
+        },
+        // JDBC: a prepared statement executed once per element instead of one `IN (...)` / batch query.
+        {
+          all: [
+            { has: { field: 'name', regex: '^executeQuery$' } },
+            { has: { field: 'arguments', regex: '^\\(\\s*\\)$' } },
+            inLoopBody,
+          ],
+        },
+      ],
     },
     examples: {
       invalid: [
         method('for (Long id : ids) {\n  total = total.add(orders.findById(id).orElseThrow().getAmount());\n}'),
         method('while (it.hasNext()) {\n  users.getById(it.next()).activate();\n}'),
+        method('return orders.stream().map(o -> customers.findById(o.getCustomerId()).orElseThrow()).toList();'),
+        method(
+          'for (String sku : skus) {\n  ps.setString(1, sku);\n  try (ResultSet rs = ps.executeQuery()) {\n    rs.next();\n  }\n}',
+        ),
       ],
       valid: [
         method('for (Order o : orders.findAllById(ids)) {\n  total = total.add(o.getAmount());\n}'),
         method('Order o = orders.findById(id).orElseThrow();'),
+        method(
+          'try (ResultSet rs = ps.executeQuery()) {\n  while (rs.next()) {\n    out.add(rs.getString(1));\n  }\n}',
+        ),
+        method(
+          'Map<Long, Customer> byId = customers.findAllById(ids).stream().collect(toMap(Customer::getId, c -> c));',
+        ),
+      ],
+    },
+  },
+  {
+    id: 'java.unreachable-after-exit',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'This statement comes after System.exit (or Runtime.halt) in the same block: the JVM stops there, so it never runs (the compiler does not flag it, unlike code after return or throw). Move it before the exit, or remove it.',
+    rule: {
+      kind: 'expression_statement',
+      follows: {
+        kind: 'expression_statement',
+        has: {
+          kind: 'method_invocation',
+          regex: '^(System\\.exit|Runtime\\.getRuntime\\(\\)\\.(exit|halt))\\(',
+        },
+      },
+    },
+    examples: {
+      invalid: [
+        method('if (failures > 0) {\n  log.error("failed");\n  System.exit(2);\n  job.sendFailureReport(failures);\n}'),
+        method('Runtime.getRuntime().halt(1);\ncleanup();'),
+      ],
+      valid: [
+        method('job.sendFailureReport(failures);\nSystem.exit(2);'),
+        method('System.exit(new CommandLine(new Cmd()).execute(args));'),
+      ],
+    },
+  },
+  {
+    id: 'java.catch-return-null',
+    languages: ['java'],
+    type: 'bug',
+    severity: 'warning',
+    message:
+      'A broad catch (Exception/Throwable) only returns null: every failure (a bug, a timeout, bad data) becomes an absent value, without a log line, and the caller cannot tell them apart. Catch the exceptions you expect, and log or rethrow the rest.',
+    // Reported on the `catch (...)` line, like an empty catch.
+    rule: {
+      kind: 'catch_formal_parameter',
+      regex: '^(final\\s+)?(Exception|Throwable|RuntimeException)\\s+\\w+$',
+      not: { has: { field: 'name', regex: '^(ignored?|expected|_)$' } },
+      inside: {
+        kind: 'catch_clause',
+        has: { field: 'body', kind: 'block', regex: '^\\{\\s*return\\s+(null|Optional\\.empty\\(\\))\\s*;\\s*\\}$' },
+      },
+    },
+    examples: {
+      invalid: [
+        method('try {\n  return lookup(ip);\n} catch (Exception e) {\n  return null;\n}'),
+        method('try {\n  return Optional.of(parse(raw));\n} catch (Throwable t) {\n  return Optional.empty();\n}'),
+      ],
+      valid: [
+        method('try {\n  return Integer.valueOf(raw);\n} catch (NumberFormatException e) {\n  return null;\n}'),
+        method(
+          'try {\n  return lookup(ip);\n} catch (Exception e) {\n  log.warn("lookup failed for {}", ip, e);\n  return null;\n}',
+        ),
+      ],
+    },
+  },
+  {
+    id: 'java.hardcoded-signing-key',
+    languages: ['java'],
+    type: 'security',
+    severity: 'critical',
+    message:
+      'A signing or encryption key is a string literal in the source: everyone with the code (or the jar) can forge tokens or decrypt data with it, and rotating it needs a release. Load it from configuration or a secret manager.',
+    rule: {
+      kind: 'string_literal',
+      regex: '^"[^"\\s]{16,}"$',
+      not: { regex: '(?i)(change.?me|example|your|dummy|placeholder|xxxx|test|hmacsha|aes/|rsa/)' },
+      any: [
+        // `Keys.hmacShaKeyFor("...".getBytes(UTF_8))`, `new SecretKeySpec("...".getBytes(), "HmacSHA256")`.
+        {
+          inside: {
+            kind: 'method_invocation',
+            field: 'object',
+            has: { field: 'name', regex: '^getBytes$' },
+            inside: {
+              kind: 'argument_list',
+              inside: {
+                any: [
+                  { kind: 'method_invocation', regex: '^(Keys\\.hmacShaKeyFor|Algorithm\\.HMAC(256|384|512))\\(' },
+                  { kind: 'method_invocation', has: { field: 'name', regex: '^(signWith|setSigningKey|verifyWith)$' } },
+                  { kind: 'object_creation_expression', has: { field: 'type', regex: '^SecretKeySpec$' } },
+                ],
+              },
+            },
+          },
+        },
+        // `Algorithm.HMAC256("...")`, `Jwts.parser().setSigningKey("...")`.
+        {
+          inside: {
+            kind: 'argument_list',
+            inside: {
+              any: [
+                { kind: 'method_invocation', regex: '^Algorithm\\.HMAC(256|384|512)\\(' },
+                { kind: 'method_invocation', has: { field: 'name', regex: '^(signWith|setSigningKey)$' } },
+              ],
+            },
+          },
+        },
+      ],
+    },
+    cwe: 'CWE-798',
+    cvss: 9.1,
+    examples: {
+      invalid: [
+        'class J {\n  private final SecretKey key = Keys.hmacShaKeyFor("9f2c4e7a1b3d5f60a8c2e4f6b1d3a5c7".getBytes(StandardCharsets.UTF_8));\n}',
+        method('Algorithm alg = Algorithm.HMAC256("k8Jd92hfQz0plM3nVb7xW4tY");'),
+        method('SecretKeySpec spec = new SecretKeySpec("0123abcd4567efgh8901ijkl".getBytes(), "HmacSHA256");'),
+      ],
+      valid: [
+        'class J {\n  private final SecretKey key = Keys.hmacShaKeyFor(props.secret().getBytes(StandardCharsets.UTF_8));\n}',
+        method('SecretKeySpec spec = new SecretKeySpec(keyBytes, "HmacSHA256");'),
+        method('Algorithm alg = Algorithm.HMAC256(System.getenv("JWT_SECRET"));'),
       ],
     },
   },

@@ -187,7 +187,7 @@ const WRITE_METHOD =
   '^(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout|mark[A-Z]\\w*)$';
 /** The text of a promise chain that contains such a write: `this.payments.save(p)`, `...capture(id).then(...)`. */
 const WRITE_CALL_TEXT =
-  '\\.(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout)\\s*\\(|\\bmark[A-Z]\\w*\\(';
+  '\\.(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout|execute|executeTakeFirst|send|sendMail|publish|deliver)\\s*\\(|\\bmark[A-Z]\\w*\\(';
 /** Names of variables and keys that hold a secret: `JWT_SECRET`, `sessionSecret`, `apiKey`, `dbPassword`. */
 const SECRET_VAR_NAME = '(?i)(password|passwd|secret|api_?key|private_?key|access_?token|auth_?token|signing_?key)$';
 /** `process.env.JWT_SECRET || 'b7f1...'`: an environment variable with a key-like literal default. */
@@ -273,10 +273,26 @@ const NOT_A_TEST = {
 };
 const REQUEST_VALUE_TEXT =
   '^((String|Number|decodeURIComponent|decodeURI)\\(\\s*)?(((req|request|ctx\\.request|ctx)\\.(query|body|params|headers|cookies)|event\\.(queryStringParameters|pathParameters))\\b|([\\w$]+\\.)*searchParams\\.get(All)?\\(|\\(?(await\\s+)?(req|request)\\.(json|formData)\\(\\))';
+/**
+ * A dynamic segment of a Next.js route handler: `params.slug` in
+ * `export async function GET(req, { params }: { params: { slug: string } })`.
+ */
+const NEXT_ROUTE_PARAM = {
+  kind: 'member_expression',
+  regex: '^params\\.\\w+',
+  inside: {
+    stopBy: 'end',
+    any: [
+      { kind: 'function_declaration', has: { field: 'name', regex: '^(GET|POST|PUT|PATCH|DELETE|HEAD)$' } },
+      { kind: 'variable_declarator', has: { field: 'name', regex: '^(GET|POST|PUT|PATCH|DELETE|HEAD)$' } },
+    ],
+  },
+};
 /** A value read from the request: `req.query.x`, a local holding it, or a NestJS request parameter. */
 const REQUEST_VALUE = {
   any: [
     { kind: 'member_expression', regex: REQUEST_INPUT },
+    NEXT_ROUTE_PARAM,
     { kind: 'call_expression', regex: SEARCH_PARAMS_GET },
     // `const name = req.query.name`, `String(req.query.q ?? '')`, `const { file } = req.params`.
     declaredFrom({ regex: REQUEST_VALUE_TEXT, ...NOT_A_TEST }, '$REQVAR'),
@@ -287,6 +303,7 @@ const REQUEST_VALUE = {
 const REQUEST_VALUE_LITE = {
   any: [
     { kind: 'member_expression', regex: REQUEST_INPUT },
+    NEXT_ROUTE_PARAM,
     { kind: 'call_expression', regex: SEARCH_PARAMS_GET },
     declaredFrom({ regex: REQUEST_VALUE_TEXT, ...NOT_A_TEST }, '$REQLOCAL'),
   ],
@@ -407,7 +424,7 @@ const RANDOM_SECRET_TARGET = {
 };
 /** A function that makes a secret value: `createResetToken`, `inviteCode`, `generateApiKey`, `newOtp`. */
 const SECRET_MAKER_NAME =
-  '(?i)((token|secret|password|passwd|nonce|salt|otp|api_?key|csrf|session_?id)s?|(invite|invitation|verification|verify|reset|confirmation|confirm|access|auth|promo|coupon|voucher|referral|license|activation|recovery|backup|pairing|magic|login|one_?time|signing|encryption)_?(code|key|link|pin)s?)$';
+  '(?i)(^(random|generate|gen|make|create|new)_?(key|pin|passcode)s?$|(token|secret|password|passwd|nonce|salt|otp|api_?key|csrf|session_?id)s?|(invite|invitation|verification|verify|reset|confirmation|confirm|access|auth|promo|coupon|voucher|referral|license|activation|recovery|backup|pairing|magic|login|one_?time|signing|encryption)_?(code|key|link|pin)s?)$';
 const RANDOM_TARGET_STOP = anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]);
 
 /** A callback run once per item: `items.map((item) => ...)`, `items.forEach(function (item) {...})`. */
@@ -473,6 +490,8 @@ const CODE_COMMENT = {
     { regex: '^//\\s*(const|let|var)\\s+[\\w${}\\[\\], ]+\\s*=.*;\\s*$' },
     { regex: '^//\\s*(return\\b.*|[\\w$.]+\\(.*\\)|[\\w$.\\[\\]]+\\s*=[^=].*|await\\s.+|import\\s.+from\\s.+);\\s*$' },
     { regex: '^//\\s*(if|for|while)\\s*\\(.*\\)\\s*\\{\\s*$' },
+    // A call that opens a callback: `// client.interceptors.response.use(undefined, async (error) => {`.
+    { regex: '^//\\s*(await\\s+)?[\\w$.]+\\(.*(=>|\\bfunction\\s*\\([^)]*\\))\\s*\\{\\s*$' },
     // A decorator switched off: `// @UseGuards(AdminGuard)`, `// @Authorized('admin')`.
     { regex: '^//\\s*@[A-Z][\\w$]*\\(.*\\)\\s*$' },
   ],
@@ -511,12 +530,135 @@ const SSRF_URL = {
         { has: { field: 'object', ...declaredFrom({ regex: REQUEST_VALUE_TEXT }, '$BODYVAR') } },
       ],
     },
+    // The URL field of a record just stored from the request:
+    // `const hook = await Webhook.create({ url: req.body.url })` ... `fetch(hook.url)`.
+    {
+      kind: 'member_expression',
+      all: [
+        { has: { field: 'property', regex: URL_NAME } },
+        {
+          has: {
+            field: 'object',
+            ...declaredFrom(
+              {
+                has: {
+                  kind: 'pair',
+                  stopBy: 'end',
+                  all: [
+                    { has: { field: 'key', regex: URL_NAME } },
+                    { has: { field: 'value', regex: REQUEST_VALUE_TEXT } },
+                  ],
+                },
+              },
+              '$RECORDVAR',
+            ),
+          },
+        },
+      ],
+    },
     // A field of a NestJS request DTO: `@Body() dto: WebhookDto` ... `fetch(dto.url)`.
     urlFieldOfParameter({ regex: '^@(Body|Query|Param)\\(' }),
     // A URL field of a request DTO handed to a service: `importFromUrl(dto: ImportImageDto)` ... `get(dto.sourceUrl)`
     // (a TypeScript parameter, read as text: `kind` would not compile for JavaScript).
     urlFieldOfParameter({ regex: '^[\\w$]+\\??\\s*:\\s*\\w*(Dto|DTO|Input|Payload|Body)\\b' }),
   ],
+};
+
+/** A value wrapped in quotes by hand: `"'" + k + "'"`, `name = '${name}'` (a placeholder's job). */
+const HAND_QUOTED = "'[\"`]\\s*\\+|'\\$\\{";
+/**
+ * SQL text with a hand-quoted value, directly or through a local list: `'... IN (' + kindList + ')'`
+ * with `const kindList = kinds.map((k) => "'" + k + "'").join(', ')`. Injection even when other
+ * values are bound as parameters.
+ */
+const HAND_QUOTED_SQL = {
+  all: [
+    SQL_STRING,
+    {
+      any: [{ regex: HAND_QUOTED }, { has: { stopBy: 'end', ...declaredFrom({ regex: HAND_QUOTED }, '$QUOTEDLIST') } }],
+    },
+  ],
+};
+
+/** Such a helper called with request input: `buildListQuery(req.query)`. */
+const SQL_HELPER_CALL_FROM_REQUEST = {
+  ...SQL_HELPER_CALL,
+  all: [{ has: { field: 'arguments', has: REQUEST_VALUE_LITE } }],
+};
+
+/** An awaited call per loop item (see js.await-in-loop): the item `$ITEM` in its arguments. */
+const ITEM_CALL = {
+  kind: 'call_expression',
+  // `find(id)`, or the item in an object argument: `update({ where: { id } })`.
+  has: {
+    field: 'arguments',
+    has: {
+      any: [
+        { kind: 'identifier' },
+        {
+          kind: 'shorthand_property_identifier',
+          inside: { kind: 'pair', regex: '^where\\s*:', stopBy: 'end' },
+        },
+      ],
+      pattern: '$ITEM',
+      stopBy: 'end',
+    },
+  },
+  not: {
+    any: [
+      { has: { field: 'arguments', has: { kind: 'identifier', regex: '^(trx|tx|transaction)$' } } },
+      { regex: '^(\\w+\\.)*(sleep|delay|wait|setTimeout|timeout|backoff)\\w*\\(' },
+    ],
+  },
+};
+
+/**
+ * A call of a function of this file that opens a file at a path built from one of its parameters,
+ * with no basename/containment check: `loadTemplate(name)` with `fs.readFile(`${DIR}/${name}.html`)`.
+ */
+const FILE_HELPER_CALL = {
+  kind: 'call_expression',
+  has: { field: 'function', kind: 'identifier', pattern: '$FILEHELPER' },
+  inside: {
+    kind: 'program',
+    stopBy: 'end',
+    has: {
+      stopBy: 'end',
+      all: [
+        {
+          any: [
+            { kind: 'function_declaration', has: { field: 'name', pattern: '$FILEHELPER' } },
+            {
+              kind: 'variable_declarator',
+              has: { field: 'name', pattern: '$FILEHELPER' },
+              all: [{ has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } }],
+            },
+          ],
+        },
+        {
+          regex:
+            '\\b(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|unlink|unlinkSync|rm|rmSync|readdir|sendFile)\\(',
+        },
+        { not: { regex: '\\bbasename\\(|\\.startsWith\\(|\\brelative\\(' } },
+        {
+          has: {
+            stopBy: 'end',
+            any: [DYNAMIC_STRING, { kind: 'call_expression', regex: '^(path\\.)?(join|resolve)\\(' }],
+            has: {
+              kind: 'identifier',
+              pattern: '$FPARAM',
+              stopBy: 'end',
+              inside: {
+                ...FUNCTION,
+                stopBy: 'end',
+                has: { field: 'parameters', has: { pattern: '$FPARAM', stopBy: 'end' } },
+              },
+            },
+          },
+        },
+      ],
+    },
+  },
 };
 
 export const javascriptRules: Rule[] = [
@@ -550,6 +692,11 @@ export const javascriptRules: Rule[] = [
                 { has: { kind: 'template_substitution', has: REQUEST_VALUE_LITE } },
               ],
             }),
+            // Hand-quoted values spliced into the SQL, whatever else is bound.
+            firstArgument({ any: [HAND_QUOTED_SQL, declaredFrom(HAND_QUOTED_SQL, '$SQL')] }),
+            // SQL text from a helper of this file that splices its arguments, given request input:
+            // `db.raw(buildListQuery(req.query), [status])` (the bound values do not cover the splice).
+            firstArgument({ any: [SQL_HELPER_CALL_FROM_REQUEST, declaredFrom(SQL_HELPER_CALL_FROM_REQUEST, '$SQL')] }),
             // SQL text returned by a helper of this file that splices its arguments into the query.
             {
               all: [
@@ -571,6 +718,8 @@ export const javascriptRules: Rule[] = [
         "async function find(req) {\n  const sql = `SELECT * FROM accounts WHERE email = '${req.query.email}'`;\n  const [rows] = await pool.query(sql);\n}",
         'async function update(req) {\n  const { key, value } = req.body;\n  await pool.query(`UPDATE settings SET ${key} = $1 WHERE id = $2`, [value, req.user.id]);\n}',
         'function buildSql(term) {\n  let sql = \'SELECT id FROM products WHERE deleted_at IS NULL\';\n  if (term) sql += " AND name LIKE \'%" + term + "%\'";\n  return sql;\n}\nasync function search(req) {\n  const sql = buildSql(req.query.q);\n  const [rows] = await pool.query(sql);\n}',
+        "async function entries(accountId, kinds) {\n  const list = kinds.map((k) => \"'\" + k + \"'\").join(', ');\n  const sql = 'SELECT id FROM ledger WHERE account_id = $1 AND kind IN (' + list + ')';\n  return this.dataSource.query(sql, [accountId]);\n}",
+        "function listSql({ sort, dir }) {\n  return 'SELECT id FROM tickets WHERE status = ? ORDER BY ' + sort + ' ' + dir;\n}\nasync function list(req) {\n  const sql = listSql(req.query);\n  return db.raw(sql, [req.query.status]);\n}",
       ],
       valid: [
         "const rows = await db.query('SELECT * FROM users WHERE id = $1', [req.params.id]);",
@@ -583,6 +732,7 @@ export const javascriptRules: Rule[] = [
         "function buildSql(term) {\n  let sql = 'SELECT id FROM products WHERE deleted_at IS NULL';\n  if (term) sql += ' AND name LIKE ?';\n  return sql;\n}\nasync function search(req) {\n  const sql = buildSql(req.query.q);\n  const [rows] = await pool.query(sql, [`%${req.query.q}%`]);\n}",
         "function buildSql(limit) {\n  return 'SELECT id FROM products LIMIT ' + Number(limit);\n}\nasync function search(req) {\n  const [rows] = await pool.query(buildSql(req.query.limit));\n}",
         'async function update(req) {\n  const { value } = req.body;\n  await pool.query(`UPDATE settings SET ${COLUMN} = $1 WHERE id = $2`, [value, req.user.id]);\n}',
+        "async function entries(accountId, kinds) {\n  const list = kinds.map((_, i) => '$' + (i + 2)).join(', ');\n  const sql = 'SELECT id FROM ledger WHERE account_id = $1 AND kind IN (' + list + ')';\n  return this.dataSource.query(sql, [accountId, ...kinds]);\n}",
       ],
     },
   },
@@ -635,21 +785,45 @@ export const javascriptRules: Rule[] = [
       all: [
         { has: { field: 'function', kind: 'identifier', pattern: '$RUN' } },
         firstArgument({ any: [DYNAMIC_STRING, declaredFrom(DYNAMIC_STRING, '$CMD')] }),
-        // `const run = promisify(exec)` (or util.promisify(child_process.exec)) in the same file.
         {
           inside: {
             kind: 'program',
             stopBy: 'end',
             has: {
-              kind: 'variable_declarator',
               stopBy: 'end',
-              all: [
-                { has: { field: 'name', pattern: '$RUN' } },
+              any: [
+                // `const run = promisify(exec)` (or util.promisify(child_process.exec)) in the same file.
                 {
+                  kind: 'variable_declarator',
+                  all: [
+                    { has: { field: 'name', pattern: '$RUN' } },
+                    {
+                      has: {
+                        field: 'value',
+                        kind: 'call_expression',
+                        regex: '^(util\\.)?promisify\\(\\s*((child_process|childProcess|cp)\\.)?exec\\s*\\)$',
+                      },
+                    },
+                  ],
+                },
+                // A helper of this file that runs its first parameter with `sh -c`:
+                // `function run(command) { return spawn('sh', ['-c', command]) }`.
+                {
+                  any: [
+                    { kind: 'function_declaration', has: { field: 'name', pattern: '$RUN' } },
+                    {
+                      kind: 'variable_declarator',
+                      has: { field: 'name', pattern: '$RUN' },
+                      all: [
+                        { has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } },
+                      ],
+                    },
+                  ],
                   has: {
-                    field: 'value',
                     kind: 'call_expression',
-                    regex: '^(util\\.)?promisify\\(\\s*((child_process|childProcess|cp)\\.)?exec\\s*\\)$',
+                    stopBy: 'end',
+                    regex:
+                      '^([\\w$.]+\\.)?(spawn|spawnSync|execFile|execFileSync|execa|execaSync)\\(\\s*[\'"](/usr)?(/bin/)?(ba|z|da|a)?sh[\'"]\\s*,\\s*\\[\\s*[\'"]-c[\'"]\\s*,\\s*[\\w$]+\\s*\\]',
                   },
                 },
               ],
@@ -665,11 +839,13 @@ export const javascriptRules: Rule[] = [
         'const run = promisify(exec);\nasync function thumb(upload) {\n  await run(`convert ${upload.name} out.png`);\n}',
         "const sh = util.promisify(child_process.exec);\nawait sh('git checkout ' + branch);",
         "const run = promisify(exec);\nasync function log(ctx) {\n  const command = 'git log -n 50 ' + ctx.params.branch;\n  await run(command, { cwd });\n}",
+        "function run(command, cwd) {\n  return new Promise((resolve) => spawn('sh', ['-c', command], { cwd }).on('exit', resolve));\n}\nasync function deploy(job) {\n  await run('git checkout ' + job.ref, job.dir);\n}",
       ],
       valid: [
         "const run = promisify(execFile);\nawait run('convert', [upload.name, 'out.png']);",
         "const run = promisify(exec);\nawait run('npm run build');",
         'const run = (cmd) => queue.push(cmd);\nrun(`convert ${name}`);',
+        "function run(command, cwd) {\n  return new Promise((resolve) => spawn('sh', ['-c', command], { cwd }).on('exit', resolve));\n}\nasync function deploy(job) {\n  await run('git fetch origin', job.dir);\n}",
       ],
     },
   },
@@ -746,7 +922,26 @@ export const javascriptRules: Rule[] = [
                 { has: { kind: 'string', regex: '^.-c.$' } },
                 {
                   has: {
-                    any: [DYNAMIC_STRING, { kind: 'identifier' }, { kind: 'member_expression' }],
+                    any: [
+                      DYNAMIC_STRING,
+                      { kind: 'member_expression' },
+                      // Not a parameter of the function around: that wrapper is reported where it
+                      // is called with a built string (js.command-injection-wrapper).
+                      {
+                        kind: 'identifier',
+                        pattern: '$SHELLCMD',
+                        not: {
+                          inside: {
+                            ...FUNCTION,
+                            stopBy: 'end',
+                            has: {
+                              field: 'parameters',
+                              has: { kind: 'identifier', pattern: '$SHELLCMD', stopBy: 'end' },
+                            },
+                          },
+                        },
+                      },
+                    ],
                   },
                 },
               ],
@@ -767,6 +962,7 @@ export const javascriptRules: Rule[] = [
         "const child = spawn('tar', ['-czf', `${out}/${project.name}.tgz`, project.path]);",
         "spawn('sh', ['-c', 'npm run build && npm test']);",
         "spawn('sh', ['./scripts/build.sh', target]);",
+        "function run(command) {\n  return spawn('sh', ['-c', command], { stdio: 'inherit' });\n}",
       ],
     },
   },
@@ -1063,6 +1259,7 @@ export const javascriptRules: Rule[] = [
         "const data = await readFile(join('/srv/avatars', request.params.file));",
         "fastify.get('/a/:name', async (request, reply) => {\n  const filePath = path.join(DIR, request.params.name);\n  return reply.send(fs.createReadStream(filePath));\n});",
         "class C {\n  download(@Query('file') file: string, @Res() res: Response) {\n    const fullPath = join(REPORTS_DIR, file);\n    return res.download(fullPath);\n  }\n}",
+        "export async function GET(req, { params }) {\n  const file = path.join(DOCS_ROOT, `${decodeURIComponent(params.slug)}.md`);\n  return new Response(await readFile(file, 'utf8'));\n}",
         "router.get('/t', (req, res) => {\n  const { name } = req.query;\n  res.sendFile(`/srv/files/${name}`);\n});",
       ],
       valid: [
@@ -1072,9 +1269,41 @@ export const javascriptRules: Rule[] = [
         "const data = await readFile(join('/srv/avatars', basename(request.params.file)));",
         'const text = await readFile(request.file.path);',
         "fastify.get('/a/:name', async (request, reply) => {\n  const filePath = path.join(DIR, path.basename(request.params.name));\n  return reply.send(fs.createReadStream(filePath));\n});",
+        "function render(params) {\n  const file = path.join(DOCS_ROOT, `${params.slug}.md`);\n  return readFile(file, 'utf8');\n}",
+        "export async function GET(req, { params }) {\n  const file = path.join(DOCS_ROOT, `${path.basename(params.slug)}.md`);\n  return new Response(await readFile(file, 'utf8'));\n}",
         "router.get('/legal/:doc', (req, res) => {\n  const doc = req.params.doc === 'privacy' ? 'privacy.md' : 'terms.md';\n  res.send(fs.readFileSync(path.join(DIR, doc), 'utf8'));\n});",
         'async function serve(request, reply) {\n  const target = resolve(BASE, request.params.file);\n  if (!target.startsWith(BASE + sep)) return reply.code(404).send();\n  return reply.send(await readFile(target));\n}',
         "class C {\n  download(@Query('file') file: string, @Res() res: Response) {\n    const fullPath = join(REPORTS_DIR, REPORTS[file]);\n    return res.download(fullPath, { root: REPORTS_DIR });\n  }\n}",
+      ],
+    },
+  },
+  {
+    id: 'js.path-traversal-helper',
+    languages: LANGUAGES,
+    type: 'security',
+    severity: 'important',
+    message:
+      'This passes request input to a function of this file that builds a file path from it and opens the file: `../` in the value reads or writes outside the intended folder. Reduce it to a basename or an allow-listed name, or check the resolved path stays inside its root.',
+    rule: {
+      kind: 'call_expression',
+      // Cheap checks first: a plain function called with a request value, then the helper's text.
+      all: [
+        { has: { field: 'function', kind: 'identifier' } },
+        { has: { field: 'arguments', regex: '\\b(req|request|ctx|event|params)\\b' } },
+        { has: { field: 'arguments', has: REQUEST_VALUE_LITE } },
+        FILE_HELPER_CALL,
+      ],
+    },
+    cwe: 'CWE-22',
+    examples: {
+      invalid: [
+        "async function loadTemplate(name) {\n  return fs.readFile(`${TEMPLATES_DIR}/${name}.html`, 'utf8');\n}\nasync function preview(req, res) {\n  res.json({ html: await loadTemplate(req.query.name) });\n}",
+        "const readDoc = (slug) => readFileSync(path.join(DOCS, slug + '.md'), 'utf8');\nrouter.get('/docs/:slug', (req, res) => res.send(readDoc(req.params.slug)));",
+      ],
+      valid: [
+        "async function loadTemplate(name) {\n  return fs.readFile(`${TEMPLATES_DIR}/${path.basename(name)}.html`, 'utf8');\n}\nasync function preview(req, res) {\n  res.json({ html: await loadTemplate(req.query.name) });\n}",
+        "async function loadTemplate(name) {\n  return fs.readFile(`${TEMPLATES_DIR}/${name}.html`, 'utf8');\n}\nasync function preview(req, res) {\n  res.json({ html: await loadTemplate('welcome') });\n}",
+        'function format(name) {\n  return `Hello ${name}`;\n}\nasync function greet(req, res) {\n  res.send(format(req.query.name));\n}',
       ],
     },
   },
@@ -1132,6 +1361,7 @@ export const javascriptRules: Rule[] = [
         "async function preview(req, res) {\n  const { data } = await axios({ method: 'get', url: req.query.url });\n}",
         "async function forward(req, reply) {\n  const upstream = `http://${req.query.service}.internal:8080`;\n  const url = new URL(req.query.path, upstream);\n  return request(url, { method: 'GET' });\n}",
         "// typescript\nclass S {\n  async importFromUrl(owner: string, dto: ImportImageDto) {\n    return firstValueFrom(this.http.get(dto.sourceUrl, { responseType: 'arraybuffer' }));\n  }\n}",
+        "async function testDelivery(req, res) {\n  const hook = await Webhook.create({ accountId: req.user.id, url: req.body.url });\n  const r = await fetch(hook.url, { method: 'POST' });\n  res.json({ status: r.status });\n}",
       ],
       valid: [
         'async function preview(req, res) {\n  const target = allowed.get(req.body.url);\n  const r = await axios.get(target);\n}',
@@ -1142,6 +1372,7 @@ export const javascriptRules: Rule[] = [
         'async function read(req) {\n  const url = new URL(`/v1/items/${req.params.id}`, API_BASE);\n  return fetch(url);\n}',
         'async function ping(req) {\n  const target = `${API_BASE}/hooks/${req.body.name}`;\n  return axios.post(target, {});\n}',
         '// typescript\nclass S {\n  async importFromUrl(owner: string, job: ImportJob) {\n    return firstValueFrom(this.http.get(job.sourceUrl));\n  }\n}',
+        "async function testDelivery(req, res) {\n  const hook = await Webhook.create({ url: WEBHOOK_URL, name: req.body.name });\n  const r = await fetch(hook.url, { method: 'POST' });\n  res.json({ status: r.status });\n}",
       ],
     },
   },
@@ -1157,6 +1388,19 @@ export const javascriptRules: Rule[] = [
       all: [
         { any: [calleeProperty('^createHash$'), calleeName('^createHash$')] },
         firstArgument({ kind: 'string', regex: '^.(?i)(md5|md4|sha1|sha-1).$' }),
+        // A change detector or bucket, not a security control: `const etag = ...`, `cacheKey: ...`,
+        // `res.set('ETag', ...)`.
+        {
+          not: {
+            inside: {
+              stopBy: RANDOM_TARGET_STOP,
+              any: [
+                namedTarget('(?i)(etag|cache_?key|checksum|fingerprint|shard|bucket|partition|gravatar)$'),
+                { kind: 'call_expression', regex: '^[\\w$.]+\\.(set|setHeader|header)\\(\\s*[\'"](?i)etag[\'"]' },
+              ],
+            },
+          },
+        },
       ],
     },
     cwe: 'CWE-328',
@@ -1164,10 +1408,13 @@ export const javascriptRules: Rule[] = [
       invalid: [
         "const digest = crypto.createHash('md5').update(password).digest('hex');",
         "const h = createHash('sha1').update(body).digest('hex');",
+        "const passwordHash = crypto.createHash('md5').update(etag + password).digest('hex');",
       ],
       valid: [
         "const digest = crypto.createHash('sha256').update(body).digest('hex');",
         "const mac = crypto.createHmac('sha256', key).update(body).digest('hex');",
+        "const etag = `W/\"${crypto.createHash('md5').update(body).digest('base64')}\"`;",
+        "res.set('ETag', createHash('sha1').update(body).digest('hex'));",
       ],
     },
   },
@@ -1248,10 +1495,20 @@ export const javascriptRules: Rule[] = [
             },
             {
               inside: {
-                any: ['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
-                  kind,
-                  has: { field: 'name', regex: SECRET_MAKER_NAME },
-                })),
+                any: [
+                  ...['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
+                    kind,
+                    has: { field: 'name', regex: SECRET_MAKER_NAME },
+                  })),
+                  // A method of a class that issues codes: `class OtpService { async issue() { const code = ... } }`.
+                  {
+                    kind: 'class_declaration',
+                    has: {
+                      field: 'name',
+                      regex: '(?i)(otp|totp|mfa|two_?factor|2fa|verif|passcode|auth|login|token|password|reset)',
+                    },
+                  },
+                ],
                 stopBy: 'end',
               },
             },
@@ -1293,6 +1550,8 @@ export const javascriptRules: Rule[] = [
         'function inviteCode() {\n  return Math.random().toString(36).slice(2, 10);\n}',
         'export async function issueLoginCode(userId) {\n  const code = String(Math.floor(100000 + Math.random() * 900000));\n  await store(userId, code);\n  return code;\n}',
         'function newOtp() {\n  return Math.floor(Math.random() * 1e6).toString().padStart(6, "0");\n}',
+        'class OtpService {\n  async issue(userId) {\n    const code = String(Math.floor(100000 + Math.random() * 900000));\n    await this.store.set(userId, code);\n    return code;\n  }\n}',
+        "function randomKey(length = 40) {\n  return Array.from({ length }, () => ALPHABET[Math.floor(Math.random() * ALPHABET.length)]).join('');\n}",
         "function generateApiKey(length = 32) {\n  let key = '';\n  for (let i = 0; i < length; i++) key += ALPHABET[Math.floor(Math.random() * ALPHABET.length)];\n  return key;\n}",
       ],
       valid: [
@@ -1306,6 +1565,7 @@ export const javascriptRules: Rule[] = [
         'function colorCode() {\n  return PALETTE[Math.floor(Math.random() * PALETTE.length)];\n}',
         'function retryToken() {\n  return setTimeout(retry, Math.random() * 1000);\n}',
         'function issueLoginCode(userId) {\n  const delay = Math.random() * 100;\n  return send(userId, delay);\n}',
+        'class AuthService {\n  async backoff() {\n    const delay = Math.random() * 100;\n    return sleep(delay);\n  }\n}',
       ],
     },
   },
@@ -1319,6 +1579,24 @@ export const javascriptRules: Rule[] = [
     rule: {
       any: [
         { kind: 'pair', regex: '^(rejectUnauthorized|strictSSL)\\s*:\\s*false$' },
+        // `checkServerIdentity: () => undefined`: accepts a certificate issued for any host name.
+        {
+          kind: 'pair',
+          has: { field: 'key', regex: '^checkServerIdentity$' },
+          all: [
+            {
+              has: {
+                field: 'value',
+                any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }],
+                has: {
+                  field: 'body',
+                  regex:
+                    '^(undefined|null|\\{\\s*\\}|\\{\\s*return(\\s+(undefined|null))?;?\\s*\\}|\\(\\s*\\{\\s*\\}\\s*\\))$',
+                },
+              },
+            },
+          ],
+        },
         {
           kind: 'assignment_expression',
           has: { field: 'left', regex: 'NODE_TLS_REJECT_UNAUTHORIZED' },
@@ -1333,10 +1611,12 @@ export const javascriptRules: Rule[] = [
         'const agent = new https.Agent({ rejectUnauthorized: false });',
         "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '0';",
         'request({ url, strictSSL: false }, cb);',
+        'const socket = tls.connect({ host, port, ca, checkServerIdentity: () => undefined });',
       ],
       valid: [
         'const agent = new https.Agent({ rejectUnauthorized: true, ca });',
         "process.env.NODE_TLS_REJECT_UNAUTHORIZED = '1';",
+        'const socket = tls.connect({ host, port, ca, checkServerIdentity: (name, cert) => tls.checkServerIdentity(PINNED_HOST, cert) });',
       ],
     },
   },
@@ -1462,6 +1742,22 @@ export const javascriptRules: Rule[] = [
               '^(compile|render|template|renderString)$',
               '^(_|lodash|Handlebars|handlebars|ejs|pug|nunjucks|Mustache|mustache)$',
             ),
+            // nunjucks/liquidjs environments: `env.renderString(src, vars)`, `engine.parseAndRender(src)`.
+            calleeProperty('^(renderString|parseAndRender|parseAndRenderSync)$'),
+            // `import template from 'lodash/template'`, `import { compile } from 'handlebars'`.
+            {
+              all: [
+                calleeName('^(template|compile)$'),
+                {
+                  inside: {
+                    kind: 'program',
+                    stopBy: 'end',
+                    regex:
+                      '(import|require)[^;\\n]*[\'"](lodash[./]template|lodash|lodash-es|handlebars|pug|ejs|nunjucks|dot)[\'"]',
+                  },
+                },
+              ],
+            },
           ],
         },
         firstArgument(carriesRequest()),
@@ -1473,11 +1769,13 @@ export const javascriptRules: Rule[] = [
         'const html = ejs.render(req.body.template, data);',
         'const t = Handlebars.compile(req.query.tpl);',
         "app.post('/preview', (req, res) => {\n  const { template, sample } = req.body;\n  res.send(ejs.render(template, { user: sample }));\n});",
+        "import template from 'lodash/template';\nfunction preview(req, res) {\n  const source = req.body.template ?? DEFAULT;\n  res.send(template(source)({ user: req.user }));\n}",
       ],
       valid: [
         'const html = ejs.render(template, { name: req.body.name });',
         "const t = Handlebars.compile('<p>{{name}}</p>');",
         "app.post('/preview', (req, res) => {\n  const { sample } = req.body;\n  res.send(ejs.render(TEMPLATE, { user: sample }));\n});",
+        "import template from 'lodash/template';\nfunction preview(req, res) {\n  res.send(template(TEMPLATE)({ name: req.body.name }));\n}",
       ],
     },
   },
@@ -1498,7 +1796,23 @@ export const javascriptRules: Rule[] = [
             calleeName('^(template|compile|render)$'),
           ],
         },
-        firstArgument({ any: [TEMPLATE_SOURCE_FROM_DATA, declaredFrom(TEMPLATE_SOURCE_FROM_DATA, '$TPL')] }),
+        {
+          any: [
+            firstArgument({ any: [TEMPLATE_SOURCE_FROM_DATA, declaredFrom(TEMPLATE_SOURCE_FROM_DATA, '$TPL')] }),
+            // Template source spliced from values: `env.renderString(`{% block c %}${body}{% endblock %}`)`.
+            // (Not `render`, which takes a file name in nunjucks: `env.render(`${name}.njk`)`.)
+            {
+              all: [
+                { not: calleeProperty('^render$') },
+                { not: calleeName('^render$') },
+                firstArgument({
+                  kind: 'template_string',
+                  has: { kind: 'template_substitution', not: { has: { ...CONSTANT_NAME } } },
+                }),
+              ],
+            },
+          ],
+        },
         {
           any: [
             // nunjucks: `env.renderString(src, vars)`; liquidjs: `engine.parseAndRender(src, vars)`.
@@ -1533,6 +1847,7 @@ export const javascriptRules: Rule[] = [
         "import nunjucks from 'nunjucks';\nconst env = new nunjucks.Environment();\nfunction notify(template, vars) {\n  return env.renderString(template.body, vars);\n}",
         "import template from 'lodash/template';\nfunction reply(conversation, customText) {\n  const source = customText ?? 'Thanks <%= name %>';\n  const compiled = template(source);\n  return compiled({ name: conversation.name });\n}",
         'const html = Handlebars.compile(campaign.bodyHtml)(recipient);',
+        'class Mail {\n  send(body, data) {\n    return this.env.renderString(`{% extends "base.njk" %}{% block content %}${body}{% endblock %}`, data);\n  }\n}',
       ],
       valid: [
         "const tpl = Handlebars.compile(fs.readFileSync(path.join(__dirname, 'welcome.hbs'), 'utf8'));",
@@ -1540,6 +1855,7 @@ export const javascriptRules: Rule[] = [
         'const html = ejs.render(WELCOME_TEMPLATE, { name: user.name });',
         "async function render(name, vars) {\n  const source = await readFile(join(TEMPLATES_DIR, name), 'utf8');\n  return Handlebars.compile(source)(vars);\n}",
         'const out = env.render(`emails/${kind}.njk`, vars);',
+        'const out = env.renderString(`{% include "${LAYOUT}" %}`, vars);',
       ],
     },
   },
@@ -1844,15 +2160,37 @@ export const javascriptRules: Rule[] = [
     rule: {
       pattern: '$A = $B',
       kind: 'assignment_expression',
-      inside: { kind: 'parenthesized_expression', inside: { kind: 'if_statement', field: 'condition' } },
+      any: [
+        { inside: { kind: 'parenthesized_expression', inside: { kind: 'if_statement', field: 'condition' } } },
+        // A constant assigned anywhere in a condition (`if (d.tries < 5 && (d.status = 'failed'))`):
+        // its truth never depends on the data, so it is a mistyped comparison even in parentheses.
+        {
+          has: {
+            field: 'right',
+            any: ['string', 'number', 'true', 'false', 'null'].map((kind) => ({ kind })),
+          },
+          inside: {
+            kind: 'parenthesized_expression',
+            any: ['if_statement', 'while_statement', 'do_statement'].map((kind) => ({
+              inside: { kind, field: 'condition' },
+            })),
+            stopBy: { any: [{ kind: 'statement_block' }, ...FUNCTION_KINDS.map((kind) => ({ kind }))] },
+          },
+        },
+      ],
     },
     fix: '$A === $B',
     examples: {
-      invalid: ["if (user.role = 'admin') {\n  grant();\n}", 'if (count = 0) return;'],
+      invalid: [
+        "if (user.role = 'admin') {\n  grant();\n}",
+        'if (count = 0) return;',
+        "if (d.attempts < 5 && (d.status = 'failed')) {\n  retry(d);\n}",
+      ],
       valid: [
         "if (user.role === 'admin') {\n  grant();\n}",
         'if ((match = re.exec(text))) use(match);',
         'while ((m = re.exec(s))) n++;',
+        "if (ready && (next = queue.shift())) {\n  next.status = 'running';\n}",
       ],
     },
   },
@@ -1874,7 +2212,15 @@ export const javascriptRules: Rule[] = [
         // `x !== x` is the NaN test, but only on a plain variable: on a property path it is a typo.
         ...['$A !== $A', '$A != $A'].map((pattern) => ({
           pattern,
-          has: { field: 'left', any: [{ kind: 'member_expression' }, { kind: 'subscript_expression' }] },
+          has: {
+            field: 'left',
+            any: [
+              { kind: 'member_expression' },
+              { kind: 'subscript_expression' },
+              // `a.email.toLowerCase() !== a.email.toLowerCase()`, but not a fresh value per call.
+              { kind: 'call_expression', not: { regex: '(?i)(random|now|uuid|next|read|shift|pop|id)\\w*\\(' } },
+            ],
+          },
         })),
       ],
     },
@@ -1884,12 +2230,15 @@ export const javascriptRules: Rule[] = [
         'const same = left.length >= left.length;',
         'if (after[i].updatedAt !== after[i].updatedAt) changes.push(after[i]);',
         'const moved = row.position != row.position;',
+        'if (invite.email.toLowerCase() !== invite.email.toLowerCase()) deny();',
       ],
       valid: [
         'if (a.id === b.id) merge(a, b);',
         'const isNaNValue = x !== x;',
         'if (value !== value) return null;',
         'if (after[i].updatedAt !== before[i].updatedAt) changes.push(after[i]);',
+        'if (invite.email.toLowerCase() !== user.email.toLowerCase()) deny();',
+        'if (Math.random() !== Math.random()) roll();',
       ],
     },
   },
@@ -2046,6 +2395,42 @@ export const javascriptRules: Rule[] = [
         'for (let i = 0; i < items.length; i++) {\n  total += items[i].price;\n}',
         'for (let i = 1; i <= items.length; i++) {\n  label(items[i - 1], i);\n}',
         'for (let n = 0; n <= pages.length; n++) {\n  render(n);\n}',
+      ],
+    },
+  },
+  {
+    id: 'js.off-by-one-page-loop',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'Pages are numbered from 1 to the page count, but this loop stops while the page is < the count, so the last page is never fetched: use `<=`.',
+    rule: {
+      kind: 'binary_expression',
+      pattern: '$P < $N',
+      has: {
+        field: 'right',
+        regex:
+          '(?i)(^|\\.)(total_?pages|page_?count|pages_?count|num_?pages|number_?of_?pages|last_?page|max_?page|pages)$',
+      },
+      inside: {
+        kind: 'for_statement',
+        field: 'condition',
+        // Counted from page 1 (or 2, after a first page fetched before the loop).
+        has: { field: 'initializer', regex: '=\\s*[12]\\s*;?$' },
+        stopBy: { kind: 'for_statement' },
+      },
+    },
+    fix: '$P <= $N',
+    examples: {
+      invalid: [
+        'for (let page = 2; page < totalPages; page++) {\n  requests.push(api.get("/items", { params: { page } }));\n}',
+        'for (let p = 1; p < res.meta.pageCount; p += 1) {\n  await load(p);\n}',
+      ],
+      valid: [
+        'for (let page = 2; page <= totalPages; page++) {\n  requests.push(api.get("/items", { params: { page } }));\n}',
+        'for (let page = 0; page < totalPages; page++) {\n  await load(page);\n}',
+        'for (let i = 1; i < items.length; i++) {\n  diff(items[i - 1], items[i]);\n}',
       ],
     },
   },
@@ -2337,7 +2722,14 @@ export const javascriptRules: Rule[] = [
                 '^(create|createMany|update|updateMany|upsert|delete|deleteMany)$',
                 '^(this\\.)?(prisma|db|tx)\\.[a-z]\\w*$',
               ),
-              { inside: { kind: 'program', stopBy: 'end', regex: '(@prisma/client|PrismaClient|PrismaService)' } },
+              {
+                inside: {
+                  kind: 'program',
+                  stopBy: 'end',
+                  // The client, or a module of the project that exports it: `import { prisma } from '@/lib/prisma'`.
+                  regex: '(@prisma/client|PrismaClient|PrismaService|from\\s+[\'"][^\'"]*\\bprisma[\'"])',
+                },
+              },
             ],
           },
           // TypeORM: a repository field of the class (`@InjectRepository(...) private readonly users: Repository<User>`).
@@ -2369,11 +2761,61 @@ export const javascriptRules: Rule[] = [
       invalid: [
         'class S {\n  constructor(@InjectRepository(N) private readonly notifications: Repository<N>) {}\n  async markRead(id: string) {\n    this.notifications.update({ id }, { readAt: new Date() });\n  }\n}',
         "import { PrismaClient } from '@prisma/client';\nasync function touch(id) {\n  prisma.session.update({ where: { id }, data: { seenAt: new Date() } });\n}",
+        "import { prisma } from '@/lib/prisma';\nasync function handler(req, res) {\n  const s = await prisma.settings.update({ where: { id: req.body.id }, data: req.body });\n  prisma.auditEvent.create({ data: { action: 'settings.update' } });\n  res.json(s);\n}",
       ],
       valid: [
         'class S {\n  constructor(@InjectRepository(N) private readonly notifications: Repository<N>) {}\n  async markRead(id: string) {\n    await this.notifications.update({ id }, { readAt: new Date() });\n  }\n}',
         'class Cache {\n  private readonly entries = new Map<string, Repository<X>>();\n  async clear() {\n    this.entries.delete(key);\n  }\n}',
         "import { PrismaClient } from '@prisma/client';\nfunction touch(id) {\n  return prisma.session.update({ where: { id }, data: { seenAt: new Date() } });\n}",
+      ],
+    },
+  },
+  {
+    id: 'js.unawaited-side-effect',
+    languages: LANGUAGES,
+    type: 'bug',
+    severity: 'important',
+    message:
+      'This call starts asynchronous work (an email, an event, an audit record, a cache invalidation) whose promise is dropped inside an async function that awaits its other calls: the function goes on (and may respond) before it is done, and a failure becomes an unhandled rejection instead of an error. Await it, or hand it to a queue with a rejection handler.',
+    rule: {
+      kind: 'expression_statement',
+      has: {
+        kind: 'call_expression',
+        any: [
+          // `sendWelcomeEmail(user)`, `notifyOwner(team)`, `enqueueExport(job)`.
+          calleeName(
+            '^(send|publish|notify|enqueue|deliver|dispatch|email|invalidate|revoke|charge|refund|upload|sync|audit|track)[A-Z]\\w*$',
+          ),
+          // `this.events.publish(...)`, `pubsub.publish(...)`, `mailer.sendMail(...)`, `this.mailService.sendReset(...)`.
+          calleeProperty('^(publish|publishEvent|sendMail|sendEmail|enqueue)$'),
+          calleeProperty('^send\\w*$', '(?i)(mail|email|sms|notif|push|sns|sqs|producer|webhook)\\w*$'),
+          // `auditLog.record(...)`, `this.audit.log(...)`, `auditService.create(...)`.
+          calleeProperty('^(record|log|write|create|add|track|append)$', '(?i)(^|\\.)audit\\w*$'),
+          // `cache.del(key)`, `this.cache.invalidate(key)` (a Map would use `delete`).
+          calleeProperty('^(del|invalidate\\w*|evict|purge|expire|unlink|flush\\w*)$', '(?i)cache\\w*$'),
+          // `queue.add(job)` (BullMQ), `this.emailQueue.add(...)`.
+          calleeProperty('^(add|addBulk)$', '(?i)queue$'),
+        ],
+      },
+      all: [
+        // The nearest function is async and awaits something: its calls are expected to be awaited.
+        { inside: { ...FUNCTION, regex: '^((public|private|protected|static)\\s+)*async\\b', stopBy: FUNCTION } },
+        { inside: { ...FUNCTION, has: { kind: 'await_expression', stopBy: 'end' }, stopBy: FUNCTION } },
+      ],
+    },
+    examples: {
+      invalid: [
+        'async function signup(req, res) {\n  const user = await User.create(req.body);\n  sendWelcomeEmail(user);\n  res.status(201).end();\n}',
+        "class Orders {\n  async place(input) {\n    const order = await this.repo.create(input);\n    this.events.publish('order.placed', { id: order.id });\n    return order;\n  }\n}",
+        "async function cancel(order, actor) {\n  await order.save();\n  auditLog.record({ action: 'cancel', actorId: actor.id });\n}",
+        'async function updatePrice(product) {\n  await product.save();\n  cache.del(`product:${product.id}`);\n}',
+      ],
+      valid: [
+        'async function signup(req, res) {\n  const user = await User.create(req.body);\n  await sendWelcomeEmail(user);\n  res.status(201).end();\n}',
+        'function signup(user) {\n  sendWelcomeEmail(user);\n}',
+        "async function cancel(order) {\n  await order.save();\n  logger.info({ id: order.id }, 'cancelled');\n  res.send('ok');\n}",
+        'async function updatePrice(product) {\n  await product.save();\n  void cache.del(`product:${product.id}`).catch(logError);\n  localCache.delete(product.id);\n}',
+        "async function place(input) {\n  const order = await repo.create(input);\n  emitter.emit('placed', order);\n  return order;\n}",
       ],
     },
   },
@@ -2447,28 +2889,15 @@ export const javascriptRules: Rule[] = [
         // (whose statements must run in order on one connection) and is not a deliberate pause.
         {
           has: {
-            kind: 'call_expression',
-            // `find(id)`, or the item in an object argument: `update({ where: { id } })`.
-            has: {
-              field: 'arguments',
-              has: {
-                any: [
-                  { kind: 'identifier' },
-                  {
-                    kind: 'shorthand_property_identifier',
-                    inside: { kind: 'pair', regex: '^where\\s*:', stopBy: 'end' },
-                  },
-                ],
-                pattern: '$ITEM',
-                stopBy: 'end',
+            any: [
+              ITEM_CALL,
+              // With a fallback: `await fetch(dep.url).catch((err) => ({ ok: false, err }))`.
+              {
+                kind: 'call_expression',
+                ...calleeProperty('^(catch|then|finally)$'),
+                all: [{ has: { field: 'function', has: { field: 'object', ...ITEM_CALL } } }],
               },
-            },
-            not: {
-              any: [
-                { has: { field: 'arguments', has: { kind: 'identifier', regex: '^(trx|tx|transaction)$' } } },
-                { regex: '^(\\w+\\.)*(sleep|delay|wait|setTimeout|timeout|backoff)\\w*\\(' },
-              ],
-            },
+            ],
           },
         },
       ],
@@ -2478,6 +2907,7 @@ export const javascriptRules: Rule[] = [
         'async function load(ids) {\n  for (const id of ids) {\n    users.push(await db.findUser(id));\n  }\n}',
         'async function send(list) {\n  for (const message of list) {\n    await mailer.send(message.to, message.body);\n  }\n}',
         'async function markStale(ids) {\n  for (const id of ids) {\n    await prisma.document.update({ where: { id }, data: { stale: true } });\n  }\n}',
+        'async function check(deps) {\n  for (const dep of deps) {\n    const res = await fetch(dep.url).catch((err) => ({ ok: false, err }));\n    out[dep.name] = res.ok;\n  }\n}',
       ],
       valid: [
         'async function load(ids) {\n  return Promise.all(ids.map((id) => db.findUser(id)));\n}',
@@ -2810,6 +3240,11 @@ export const javascriptRules: Rule[] = [
               ],
             },
             { kind: 'member_expression', regex: '^process\\.env\\.\\w+$' },
+            // With a literal default: `JSON.parse(process.env.FEATURE_FLAGS ?? '{}')`.
+            {
+              kind: 'binary_expression',
+              regex: '^process\\.env\\.\\w+\\s*(\\?\\?|\\|\\|)\\s*([\'"`][^\'"`]*[\'"`]|[A-Z][A-Z0-9_]*)$',
+            },
             // A module constant: `JSON.parse(DEFAULTS_JSON)`.
             { kind: 'identifier', regex: '^[A-Z][A-Z0-9_]*$' },
           ],
@@ -2823,6 +3258,7 @@ export const javascriptRules: Rule[] = [
         "while (queue.length) {\n  const config = JSON.parse(fs.readFileSync('config.json', 'utf8'));\n  run(queue.pop(), config);\n}",
         'for (let i = 0; i < n; i++) {\n  const flags = JSON.parse(process.env.FEATURE_FLAGS);\n  use(flags, i);\n}',
         'return accounts.map((account) => {\n  const defaults = JSON.parse(DEFAULTS_JSON);\n  return { ...defaults, ...account.settings };\n});',
+        "for (const user of users) {\n  const flags = JSON.parse(process.env.FEATURE_FLAGS ?? '{}');\n  use(flags, user);\n}",
       ],
       valid: [
         "const settings = JSON.parse(localStorage.getItem('eventSettings'));\nfor (const line of lines) {\n  if (settings.ignored.includes(line)) continue;\n}",
@@ -2831,6 +3267,7 @@ export const javascriptRules: Rule[] = [
         "for (const file of files) {\n  out.push(JSON.parse(fs.readFileSync(file, 'utf8')));\n}",
         'const defaults = JSON.parse(DEFAULTS_JSON);\nreturn accounts.map((account) => ({ ...defaults, ...account.settings }));',
         'return rows.map((row) => JSON.parse(row.payload));',
+        "for (const user of users) {\n  const prefs = JSON.parse(user.prefs ?? '{}');\n  use(prefs);\n}",
       ],
     },
   },
@@ -2980,6 +3417,7 @@ export const javascriptRules: Rule[] = [
         'function f(result) {\n  // console.log(result);\n  return result;\n}',
         '// if (user.admin) {\n//   grant(user);\n// }\nreview(user);',
         "class C {\n  @Delete(':id')\n  // @UseGuards(AdminGuard)\n  remove(id) {}\n}",
+        '// client.interceptors.response.use(undefined, async (error) => {\n//   return retry(error);\n// });\nreturn client;',
       ],
       valid: [
         '// Returns the total; callers round it.\nconst total = sum(items);',

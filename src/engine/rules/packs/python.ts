@@ -186,9 +186,101 @@ const PATH_SANITIZED = {
 };
 
 /** Names that hold secrets: `token`, `reset_token`, `user.password`, `api_key`, `otp`. */
-const SECRET_NAME =
-  '(?i)(^|[._])(token|password|passwd|secret|nonce|salt|otp|api_?key|session_?id|csrf_?token|reset_?code)$';
-const SECRET_FUNCTION = '(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_?key)(_|$)';
+/** HTML built by formatting with a request value, not escaped: `f"<h1>{request.args['q']}</h1>"`. */
+const htmlFromRequest = {
+  any: [
+    { kind: 'string', has: { kind: 'interpolation' } },
+    { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
+    { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^["\'].*\\.format$' } },
+  ],
+  regex: '<[a-zA-Z][^>]*>',
+  all: [
+    fromRequest(),
+    {
+      not: {
+        has: {
+          stopBy: 'end',
+          kind: 'call',
+          regex: '^(escape|markupsafe\\.escape|html\\.escape|bleach\\.clean)\\(',
+        },
+      },
+    },
+  ],
+};
+
+/** A Django queryset that does not load its relations: `Comment.objects.filter(...)[:100]`. */
+const lazyQueryset = {
+  regex: '^[A-Z]\\w*\\.objects\\.',
+  not: { regex: '\\.(select_related|prefetch_related|values|values_list|in_bulk|count|exists|aggregate)\\(' },
+};
+/** Attribute names that are fields, not relations: timestamps, ids, data and text columns. */
+const NOT_RELATION =
+  '(_at|_on|_id|_date|_time|_json|_data|_set|_count)$|^(id|pk|date|time|data|meta|metadata|payload|config|settings|extra|name|title|body|text|email|slug|status|state|amount|total|price|kind|type|objects|_meta|__class__|__dict__)$';
+
+/** A statement of an except handler that does nothing with the error. */
+const HANDLER_NO_OP = [
+  { kind: 'pass_statement' },
+  { kind: 'continue_statement' },
+  { kind: 'return_statement', regex: '^return(\\s+None)?$' },
+];
+
+/** A write inside the try block: the handler that swallows its error loses the data. */
+const WRITE_IN_TRY = {
+  inside: {
+    kind: 'try_statement',
+    has: {
+      field: 'body',
+      has: {
+        stopBy: 'end',
+        kind: 'call',
+        has: {
+          field: 'function',
+          regex:
+            '\\.(save|create|bulk_create|update|bulk_update|update_or_create|upsert|insert\\w*|delete|commit|push\\w*|write|writerows?)$|^(push|save|store|persist|write|insert|upsert|sync|export)_\\w+$',
+        },
+      },
+    },
+  },
+};
+
+/** An except handler that catches everything and does nothing with it (plus `extra`). */
+function swallowedException(extra: Record<string, unknown>): Record<string, unknown> {
+  return {
+    kind: 'except_clause',
+    all: [
+      {
+        any: [
+          {
+            not: {
+              has: {
+                any: [{ kind: 'identifier' }, { kind: 'attribute' }, { kind: 'tuple' }, { kind: 'as_pattern' }],
+              },
+            },
+          },
+          { has: { kind: 'identifier', regex: '^(Exception|BaseException)$' } },
+          { has: { kind: 'as_pattern', has: { kind: 'identifier', regex: '^(Exception|BaseException)$' } } },
+        ],
+      },
+      // The handler does nothing: `pass`, `continue`, or a bare `return` / `return None` that hides the
+      // failure from the caller as an ordinary empty result.
+      { has: { kind: 'block', not: { has: { not: { any: HANDLER_NO_OP } } } } },
+      { not: { has: { stopBy: 'end', kind: 'comment' } } },
+      extra,
+    ],
+  };
+}
+
+/** A comment that is a line of code: a call, an assignment, a decorator or an import. */
+const COMMENTED_CODE =
+  '^#\\s*(await\\s+|return\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)\\s*$|^#\\s*[A-Za-z_]\\w*(\\.\\w+)*\\s*=\\s*[\\w"\'\\[{(].*$' +
+  // A decorator or an import: `# @login_required`, `# from .tasks import send_digest`.
+  '|^#\\s*@[A-Za-z_][\\w.]*(\\(.*\\))?\\s*$|^#\\s*import\\s+[\\w.]+(\\s+as\\s+\\w+)?(\\s*,\\s*[\\w.]+)*\\s*$|^#\\s*from\\s+\\.*[\\w.]*\\s+import\\s+[\\w, ()*]+$';
+
+/** A one-time code sent to prove identity: `login_code`, `verification_code`, `pin`, `passcode`. */
+const ONE_TIME_CODE =
+  '(login|signin|verification|verify|confirmation|confirm|auth|mfa|2fa|sms|email|one_?time|reset|activation|invite|access|security|pass)_?code|pin|passcode';
+const SECRET_NAME = `(?i)(^|[._])(token|password|passwd|secret|nonce|salt|otp|api_?key|session_?id|csrf_?token|${ONE_TIME_CODE})$`;
+const SECRET_FUNCTION = `(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_?key|${ONE_TIME_CODE})(_|$)`;
 
 /** The call's first argument matches `rule`. */
 function firstArgument(rule: Record<string, unknown>): Record<string, unknown> {
@@ -737,22 +829,9 @@ export const pythonRules: Rule[] = [
           kind: 'return_statement',
           has: {
             any: [
-              { kind: 'string', has: { kind: 'interpolation' } },
-              { kind: 'binary_operator', has: { stopBy: 'end', kind: 'string' } },
-              { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^["\'].*\\.format$' } },
-            ],
-            regex: '<[a-zA-Z][^>]*>',
-            all: [
-              fromRequest(),
-              {
-                not: {
-                  has: {
-                    stopBy: 'end',
-                    kind: 'call',
-                    regex: '^(escape|markupsafe\\.escape|html\\.escape|bleach\\.clean)\\(',
-                  },
-                },
-              },
+              htmlFromRequest,
+              // `return f"<p>{request.path}</p>", 404`: the body and the status code.
+              { kind: 'expression_list', has: { nthChild: 1, ...htmlFromRequest } },
             ],
           },
         },
@@ -788,11 +867,13 @@ export const pythonRules: Rule[] = [
       invalid: [
         'def hello():\n    name = request.args.get("name", "")\n    return f"<h1>Hello {name}</h1>"',
         'return HttpResponse("<p>" + request.GET["q"] + "</p>")',
+        'def not_found(error):\n    return f"<p>No page at {request.path}</p>", 404',
       ],
       valid: [
         'def hello():\n    name = request.args.get("name", "")\n    return f"<h1>Hello {escape(name)}</h1>"',
         'def hello():\n    return render_template("hello.html", name=request.args.get("name"))',
         'def label(count):\n    return f"<b>{count}</b>"',
+        'def not_found(error):\n    return f"<p>No page at {escape(request.path)}</p>", 404',
       ],
     },
   },
@@ -991,6 +1072,8 @@ export const pythonRules: Rule[] = [
         'reset_token = "".join(random.choice(ALPHABET) for _ in range(32))',
         'def generate_password(n):\n    return "".join(random.choices(CHARS, k=n))',
         'user.password = str(random.randint(100000, 999999))',
+        'def send_login_code(user):\n    code = f"{random.randint(0, 999999):06d}"',
+        'verification_code = str(random.randint(100000, 999999))',
       ],
       valid: [
         'reset_token = secrets.token_urlsafe(32)',
@@ -1188,7 +1271,7 @@ export const pythonRules: Rule[] = [
             },
           },
           { has: { kind: 'block', has: { stopBy: 'end', kind: 'raise_statement' } } },
-          { has: { kind: 'block', not: { has: { not: { kind: 'pass_statement' } } } } },
+          { has: { kind: 'block', not: { has: { not: { any: HANDLER_NO_OP } } } } },
         ],
       },
     },
@@ -1209,37 +1292,43 @@ export const pythonRules: Rule[] = [
     type: 'bug',
     severity: 'warning',
     message:
-      'Every exception is caught and ignored (except: pass): failures disappear without a trace. Catch the specific exception you expect, or log it.',
-    rule: {
-      kind: 'except_clause',
-      all: [
-        {
-          any: [
-            {
-              not: {
-                has: {
-                  any: [{ kind: 'identifier' }, { kind: 'attribute' }, { kind: 'tuple' }, { kind: 'as_pattern' }],
-                },
-              },
-            },
-            { has: { kind: 'identifier', regex: '^(Exception|BaseException)$' } },
-            { has: { kind: 'as_pattern', has: { kind: 'identifier', regex: '^(Exception|BaseException)$' } } },
-          ],
-        },
-        { has: { kind: 'block', has: { kind: 'pass_statement' }, not: { has: { not: { kind: 'pass_statement' } } } } },
-        { not: { has: { stopBy: 'end', kind: 'comment' } } },
-      ],
-    },
+      'Every exception is caught and ignored (except: pass, continue or return None): failures disappear without a trace. Catch the specific exception you expect, or log it.',
+    rule: swallowedException({ not: WRITE_IN_TRY }),
     examples: {
       invalid: [
         'try:\n    send(msg)\nexcept Exception:\n    pass',
         'try:\n    os.remove(p)\nexcept:\n    pass',
         'try:\n    x()\nexcept Exception as e:\n    pass',
+        'def country(ip):\n    try:\n        return lookup(ip)\n    except Exception as exc:\n        return None',
+        'for row in rows:\n    try:\n        save(row)\n    except Exception:\n        continue',
       ],
       valid: [
         'try:\n    del cache[key]\nexcept KeyError:\n    pass',
         'try:\n    send(msg)\nexcept Exception:\n    log.exception("send failed")',
         'try:\n    send(msg)\nexcept Exception:\n    # best effort: the queue retries\n    pass',
+        'def parse(text):\n    try:\n        return int(text)\n    except ValueError:\n        return None',
+        'def country(ip):\n    try:\n        return lookup(ip)\n    except Exception:\n        log.warning("lookup failed")\n        return None',
+      ],
+    },
+  },
+  {
+    id: 'py.swallowed-write-error',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'A failed write is caught and ignored (except Exception: pass): the record is lost and nobody knows. Catch the specific exception you expect, log it, and count or re-queue the failures.',
+    rule: swallowedException(WRITE_IN_TRY),
+    examples: {
+      invalid: [
+        'for row in rows:\n    try:\n        repo.save(row)\n    except Exception:\n        pass',
+        'def flush(queue):\n    try:\n        push_batch(queue.drain())\n    except Exception:\n        pass',
+        'for c in contacts:\n    try:\n        Contact.objects.create(email=c)\n    except:\n        continue',
+      ],
+      valid: [
+        'for row in rows:\n    try:\n        repo.save(row)\n    except Exception:\n        log.exception("save failed")\n        failed.append(row)',
+        'try:\n    repo.save(row)\nexcept IntegrityError:\n    pass',
+        'try:\n    send(msg)\nexcept Exception:\n    pass',
       ],
     },
   },
@@ -1451,6 +1540,74 @@ export const pythonRules: Rule[] = [
       valid: [
         'products = Product.objects.in_bulk([i["product_id"] for i in cart_items])\nfor item in cart_items:\n    product = products[item["product_id"]]',
         'names = [p.name for p in Product.objects.filter(active=True)]',
+      ],
+    },
+  },
+  {
+    id: 'py.lazy-relation-in-loop',
+    languages: ['python'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'A related object read for each row of a Django queryset that was not told to load it (comment.author.username): every iteration runs one more query (N+1). Add select_related("author") (or prefetch_related for many-valued relations) to the queryset.',
+    rule: {
+      kind: 'attribute',
+      all: [
+        {
+          has: {
+            field: 'object',
+            kind: 'attribute',
+            all: [
+              { has: { field: 'object', kind: 'identifier', pattern: '$ROW' } },
+              { has: { field: 'attribute', not: { regex: NOT_RELATION } } },
+            ],
+          },
+        },
+        { not: { inside: { kind: 'call', field: 'function' } } },
+        {
+          inside: {
+            stopBy: 'end',
+            kind: 'for_statement',
+            all: [
+              { has: { field: 'left', kind: 'identifier', pattern: '$ROW' } },
+              {
+                has: {
+                  field: 'right',
+                  any: [
+                    lazyQueryset,
+                    {
+                      kind: 'identifier',
+                      pattern: '$QS',
+                      inside: {
+                        stopBy: 'end',
+                        kind: 'function_definition',
+                        has: {
+                          stopBy: 'end',
+                          kind: 'assignment',
+                          all: [
+                            { has: { field: 'left', pattern: '$QS' } },
+                            { has: { field: 'right', ...lazyQueryset } },
+                          ],
+                        },
+                      },
+                    },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'def recent(request):\n    comments = Comment.objects.order_by("-created_at")[:100]\n    for comment in comments:\n        rows.append(comment.author.username)',
+        'for order in Order.objects.filter(paid=True):\n    print(order.customer.email)',
+      ],
+      valid: [
+        'def recent(request):\n    comments = Comment.objects.select_related("author").order_by("-created_at")[:100]\n    for comment in comments:\n        rows.append(comment.author.username)',
+        'for order in Order.objects.filter(paid=True):\n    print(order.created_at.year)',
+        'for order in Order.objects.filter(paid=True):\n    print(order.customer.get_full_name())',
       ],
     },
   },
@@ -1767,6 +1924,33 @@ export const pythonRules: Rule[] = [
     },
   },
   {
+    id: 'py.off-by-one-while',
+    languages: ['python'],
+    type: 'bug',
+    severity: 'important',
+    message:
+      'The loop runs while i <= len(values) and the body reads values[i]: the last iteration raises IndexError. Use i < len(values), or iterate over the values directly.',
+    rule: {
+      kind: 'comparison_operator',
+      pattern: '$I <= len($V)',
+      inside: {
+        kind: 'while_statement',
+        field: 'condition',
+        has: { field: 'body', has: { stopBy: 'end', kind: 'subscript', pattern: '$V[$I]' } },
+      },
+    },
+    examples: {
+      invalid: [
+        'i = 0\nwhile i <= len(bookings):\n    booking = bookings[i]\n    i += 1',
+        'while k <= len(xs):\n    total += xs[k]\n    k += 1',
+      ],
+      valid: [
+        'i = 0\nwhile i < len(bookings):\n    booking = bookings[i]\n    i += 1',
+        'while i <= len(xs):\n    print(xs[i - 1])\n    i += 1',
+      ],
+    },
+  },
+  {
     id: 'py.self-comparison-call',
     languages: ['python'],
     type: 'bug',
@@ -1914,7 +2098,7 @@ export const pythonRules: Rule[] = [
       has: {
         field: 'function',
         regex:
-          '^(time\\.sleep|requests\\.(get|post|put|patch|delete|head|request)|urllib\\.request\\.urlopen|subprocess\\.(run|call|check_output|check_call))$',
+          '^(open|time\\.sleep|requests\\.(get|post|put|patch|delete|head|request)|urllib\\.request\\.urlopen|subprocess\\.(run|call|check_output|check_call))$',
       },
       inside: { stopBy: { kind: 'function_definition' }, kind: 'function_definition', regex: '^async\\s' },
     },
@@ -1922,11 +2106,13 @@ export const pythonRules: Rule[] = [
       invalid: [
         'async def status():\n    time.sleep(0.5)\n    return {"ok": True}',
         'async def fetch(url):\n    return requests.get(url, timeout=5).json()',
+        'async def terms():\n    with open("static/terms.html") as fh:\n        return HTMLResponse(fh.read())',
       ],
       valid: [
         'async def status():\n    await asyncio.sleep(0.5)',
         'def status():\n    time.sleep(0.5)',
         'async def outer():\n    def inner():\n        time.sleep(1)\n    await asyncio.to_thread(inner)',
+        'async def terms():\n    async with aiofiles.open("static/terms.html") as fh:\n        return HTMLResponse(await fh.read())',
       ],
     },
   },
@@ -2015,11 +2201,14 @@ export const pythonRules: Rule[] = [
       'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
     rule: {
       kind: 'comment',
-      regex:
-        '^#\\s*(await\\s+|return\\s+)?[A-Za-z_]\\w*(\\.\\w+)*\\(.*\\)\\s*$|^#\\s*[A-Za-z_]\\w*(\\.\\w+)*\\s*=\\s*[\\w"\'\\[{(].*$' +
-        // A decorator or an import: `# @login_required`, `# from .tasks import send_digest`.
-        '|^#\\s*@[A-Za-z_][\\w.]*(\\(.*\\))?\\s*$|^#\\s*import\\s+[\\w.]+(\\s+as\\s+\\w+)?(\\s*,\\s*[\\w.]+)*\\s*$|^#\\s*from\\s+\\.*[\\w.]*\\s+import\\s+[\\w, ()*]+$',
-      not: { regex: '(?i)^#\\s*(type|noqa|pylint|fmt|isort|pragma|todo|fixme|note|xxx)\\b' },
+      regex: COMMENTED_CODE,
+      not: {
+        any: [
+          { regex: '(?i)^#\\s*(type|noqa|pylint|fmt|isort|pragma|todo|fixme|note|xxx)\\b' },
+          // One comment per commented-out block: the lines after the first are the same dead code.
+          { follows: { kind: 'comment', regex: COMMENTED_CODE } },
+        ],
+      },
     },
     examples: {
       invalid: [

@@ -94,6 +94,54 @@ const paramsDerived = {
   not: { has: { stopBy: 'end', kind: 'call', regex: '^(::)?File\\.basename\\b' } },
 };
 
+/** A template engine compiling source from params or from a user-editable record (`@template.body`). */
+const compiledUntrustedTemplate = {
+  kind: 'call',
+  any: [
+    {
+      all: [
+        { has: { field: 'receiver', regex: '^(ERB|Erubi::Engine|Liquid::Template|Haml::Engine|Slim::Template)$' } },
+        { has: { field: 'method', regex: '^(new|parse)$' } },
+        firstArgument(fromParams),
+      ],
+    },
+    // ERB source kept as data (a record the users edit): `ERB.new(@template.body).result(binding)`.
+    {
+      all: [
+        { has: { field: 'receiver', regex: '^(ERB|Erubi::Engine|Haml::Engine|Slim::Template)$' } },
+        { has: { field: 'method', regex: '^new$' } },
+        firstArgument({
+          kind: 'call',
+          all: [
+            { has: { field: 'receiver', any: [{ kind: 'identifier' }, { kind: 'instance_variable' }] } },
+            { has: { field: 'method', regex: '^(body|content|source|template|text|markup|html|code|snippet)$' } },
+            { not: { has: { field: 'arguments', regex: '[\\s\\S]' } } },
+          ],
+        }),
+      ],
+    },
+  ],
+};
+/** Rendering a compiled template. */
+const TEMPLATE_RENDER = '^(result|result_with_hash|run|render|src)$';
+
+/** A Sinatra route: `get "/path" do ... end`. */
+const sinatraRoute = {
+  kind: 'call',
+  all: [
+    { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+    { has: { field: 'method', regex: '^(get|post|put|patch|delete)$' } },
+    firstArgument({ kind: 'string', regex: '^["\']/' }),
+  ],
+};
+
+/** Names of digests that only key or fingerprint data: `cache_key`, `etag`, `checksum`. */
+const NON_SECURITY_DIGEST = '(?i)(cache|etag|checksum|fingerprint|shard|bucket|dedup)';
+
+/** Plural methods that are usually plain collections, not associations: `errors`, `values`, `lines`. */
+const NOT_ASSOCIATION =
+  '^(errors|values|keys|lines|words|chars|bytes|args|arguments|options|params|attributes|changes|headers|parts|elements|entries|segments|fields|columns|rows|cells|pages|items_for|ids|tags_list|names|results|records)$';
+
 export const rubyRules: Rule[] = [
   {
     id: 'rb.sql-injection',
@@ -120,6 +168,30 @@ export const rubyRules: Rule[] = [
               ...unsafeBuiltString,
               regex: '(?i)\\b(select|insert|update|delete|where|from|order\\s+by|like|in|and|or)\\b|=',
             }),
+            // Built in a heredoc held in a variable: `sql = <<~SQL ... #{@month} ... SQL; connection.exec_query(sql)`.
+            {
+              kind: 'identifier',
+              pattern: '$SQL',
+              inside: {
+                stopBy: 'end',
+                ...SCOPE,
+                has: {
+                  stopBy: 'end',
+                  kind: 'assignment',
+                  all: [
+                    { has: { field: 'left', pattern: '$SQL' } },
+                    { has: { field: 'right', kind: 'heredoc_beginning' } },
+                    {
+                      precedes: {
+                        kind: 'heredoc_body',
+                        regex: '(?i)\\b(select|insert|update|delete)\\b',
+                        has: { kind: 'interpolation', not: { regex: SAFE_INTERPOLATION } },
+                      },
+                    },
+                  ],
+                },
+              },
+            },
           ],
         }),
       ],
@@ -133,6 +205,7 @@ export const rubyRules: Rule[] = [
         action('conditions = "status = \'#{params[:status]}\'"\n@orders = Order.where(conditions)'),
         action('rows = ActiveRecord::Base.connection.execute("DELETE FROM items WHERE id = " + params[:id])'),
         action('@orders = Order.order("#{params[:sort]} DESC")'),
+        "def call\n  sql = <<~SQL\n    SELECT SUM(amount) FROM expenses WHERE month = '#{@month}'\n  SQL\n  ActiveRecord::Base.connection.exec_query(sql).to_a\nend",
       ],
       valid: [
         action('@users = User.where("name = ?", params[:name])'),
@@ -141,6 +214,7 @@ export const rubyRules: Rule[] = [
         'def call\n  sql = "UPDATE docs SET archived = true WHERE id IN (#{@ids.map(&:to_i).join(",")})"\n  ActiveRecord::Base.connection.execute(sql)\nend',
         action('conditions = "status = ?"\n@orders = Order.where(conditions, params[:status])'),
         action('@rows = Report.where("created_at > #{Integer(params[:days])}")'),
+        'def call\n  sql = <<~SQL\n    SELECT SUM(amount) FROM expenses WHERE account_id = #{@account_id.to_i}\n  SQL\n  ActiveRecord::Base.connection.exec_query(sql).to_a\nend',
       ],
     },
   },
@@ -174,6 +248,26 @@ export const rubyRules: Rule[] = [
             { not: { has: { nthChild: 3 } } },
           ],
         },
+        // A Sequel database handed a built string: `DB.fetch("... '" + term + "'")`, `@db.run("... #{x}")`.
+        {
+          kind: 'call',
+          all: [
+            {
+              has: {
+                field: 'receiver',
+                any: [
+                  { kind: 'instance_variable', regex: '(?i)^@(db|database|sequel)$' },
+                  { regex: '^(DB|Sequel::Model\\.db)$' },
+                ],
+              },
+            },
+            { has: { field: 'method', regex: '^(fetch|run|execute|execute_dui|execute_insert)$' } },
+            firstArgument({
+              ...unsafeBuiltString,
+              regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b',
+            }),
+          ],
+        },
         {
           kind: 'call',
           all: [
@@ -191,11 +285,14 @@ export const rubyRules: Rule[] = [
         'def low_stock(warehouse)\n  @db["SELECT sku FROM stock WHERE warehouse = \'#{warehouse}\'"].all\nend',
         'scope :sorted, ->(col) { order(Arel.sql("#{col} DESC")) }',
         'rows = DB["DELETE FROM sessions WHERE token = \'#{token}\'"].delete',
+        'rows = DB.fetch("SELECT id FROM articles WHERE title ILIKE \'%" + term + "%\'").all',
       ],
       valid: [
         'def low_stock(warehouse)\n  @db["SELECT sku FROM stock WHERE warehouse = ?", warehouse].all\nend',
         'scope :sorted, -> { order(Arel.sql("created_at DESC")) }',
         'label = @labels["#{kind}_title"]',
+        'rows = DB.fetch("SELECT id FROM articles WHERE title ILIKE ?", "%#{term}%").all',
+        'url = DB.fetch(:url, "#{base}/x")',
       ],
     },
   },
@@ -237,8 +334,29 @@ export const rubyRules: Rule[] = [
                 {
                   has: {
                     field: 'right',
-                    regex:
-                      '^((URI|Addressable::URI)(\\.parse)?\\(\\s*)?(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)',
+                    any: [
+                      {
+                        regex:
+                          '^((URI|Addressable::URI)(\\.parse)?\\(\\s*)?(request\\.)?params(\\[|\\.(fetch|dig|require|permit)\\b)',
+                      },
+                      // A record built with its URL from params: `endpoints.new(url: params.require(:url))`.
+                      {
+                        kind: 'call',
+                        has: { field: 'method', regex: '^(new|build|create|create!)$' },
+                        all: [
+                          {
+                            has: {
+                              field: 'arguments',
+                              has: {
+                                kind: 'pair',
+                                regex: '^(url|uri|endpoint|callback_url|webhook_url|target_url|feed_url):',
+                                has: { field: 'value', regex: PARAMS },
+                              },
+                            },
+                          },
+                        ],
+                      },
+                    ],
                   },
                 },
               ],
@@ -253,11 +371,13 @@ export const rubyRules: Rule[] = [
         'class TestDelivery\n  def initialize(params)\n    @url = params[:webhook_url]\n  end\n\n  def call\n    Net::HTTP.post(URI(@url), "{}", {})\n  end\nend',
         'def preview\n  target = params[:url]\n  HTTParty.get(target)\nend',
         'def test\n  uri = URI.parse(params[:url])\n  Net::HTTP.post(uri, "{}", "Content-Type" => "application/json")\nend',
+        'def create\n  endpoint = current_account.webhook_endpoints.new(url: params.require(:url))\n  HTTParty.post(endpoint.url, body: "{}")\nend',
       ],
       valid: [
         'class TestDelivery\n  def initialize(params)\n    @name = params[:name]\n  end\n\n  def call\n    Net::HTTP.post(URI(@url), "{}", {})\n  end\nend',
         'def preview\n  target = ALLOWED.fetch(params[:url])\n  HTTParty.get(target)\nend',
         'def test\n  uri = URI.parse(WEBHOOKS.fetch(params[:name]))\n  Net::HTTP.post(uri, "{}", "Content-Type" => "application/json")\nend',
+        'def create\n  endpoint = current_account.webhook_endpoints.new(name: params.require(:name))\n  HTTParty.post(endpoint.url, body: "{}")\nend',
       ],
     },
   },
@@ -490,6 +610,14 @@ export const rubyRules: Rule[] = [
         { kind: 'scope_resolution', regex: '^(::)?(OpenSSL::)?Digest::(MD5|SHA1)$' },
         { kind: 'call', regex: '^(::)?OpenSSL::Digest\\.new\\(\\s*["\'](?i)(md5|sha1)["\']' },
       ],
+      // A digest that only names or buckets data (a cache key, an ETag, a checksum): nothing depends
+      // on it being hard to forge.
+      not: {
+        any: [
+          { inside: { stopBy: 'end', kind: 'method', has: { field: 'name', regex: NON_SECURITY_DIGEST } } },
+          { inside: { stopBy: 'end', kind: 'assignment', has: { field: 'left', regex: NON_SECURITY_DIGEST } } },
+        ],
+      },
     },
     cwe: 'CWE-328',
     cvss: 5.3,
@@ -499,7 +627,12 @@ export const rubyRules: Rule[] = [
         action('sig = OpenSSL::Digest::SHA1.new'),
         action('d = OpenSSL::Digest.new("md5")'),
       ],
-      valid: [action('digest = Digest::SHA256.hexdigest(data)'), action('d = OpenSSL::Digest.new("sha256")')],
+      valid: [
+        action('digest = Digest::SHA256.hexdigest(data)'),
+        action('d = OpenSSL::Digest.new("sha256")'),
+        'def filter_cache_key(filters)\n  digest = Digest::MD5.hexdigest(filters.to_json)\n  "search/#{digest}"\nend',
+        'def show\n  etag = Digest::MD5.hexdigest(@report.body)\nend',
+      ],
     },
   },
   {
@@ -682,7 +815,7 @@ export const rubyRules: Rule[] = [
     type: 'bug',
     severity: 'warning',
     message:
-      'Every StandardError is rescued and ignored (an empty rescue, or `rescue nil`): failures disappear without a trace. Rescue the specific error you expect, or log it.',
+      'Every StandardError is rescued and ignored (an empty rescue, `rescue nil`, or a rescue that only returns nil or skips to next): failures disappear without a trace. Rescue the specific error you expect, or log it.',
     rule: {
       any: [
         {
@@ -699,11 +832,26 @@ export const rubyRules: Rule[] = [
           ],
         },
         { kind: 'rescue_modifier', regex: '\\brescue\\s+nil$' },
-        // A rescue whose whole body is `nil`.
+        // A rescue whose whole body is `nil`, `return`, `return nil` or `next`.
         {
           kind: 'rescue',
           all: [
-            { has: { kind: 'then', not: { has: { not: { kind: 'nil' } } } } },
+            {
+              has: {
+                kind: 'then',
+                not: {
+                  has: {
+                    not: {
+                      any: [
+                        { kind: 'nil' },
+                        { kind: 'return', regex: '^return(\\s+nil)?$' },
+                        { kind: 'next', regex: '^next$' },
+                      ],
+                    },
+                  },
+                },
+              },
+            },
             { not: { has: { stopBy: 'end', kind: 'comment' } } },
             {
               any: [
@@ -721,6 +869,8 @@ export const rubyRules: Rule[] = [
         'def sync\n  api.push(record)\nrescue StandardError\nend',
         action('count = Integer(params[:count]) rescue nil'),
         'def deliver\n  begin\n    Mailer.created.deliver_now\n  rescue StandardError\n    nil\n  end\nend',
+        'def country_for(ip)\n  Geo.lookup(ip).country\nrescue StandardError => e\n  return nil\nend',
+        'items.each do |item|\n  begin\n    sync(item)\n  rescue => e\n    next\n  end\nend',
       ],
       valid: [
         'begin\n  charge!(order)\nrescue => e\n  Rails.logger.error(e)\nend',
@@ -728,6 +878,7 @@ export const rubyRules: Rule[] = [
         action('count = Integer(params[:count]) rescue 0'),
         'def deliver\n  begin\n    Mailer.created.deliver_now\n  rescue Net::SMTPError\n    nil\n  end\nend',
         'def deliver\n  begin\n    Mailer.created.deliver_now\n  rescue StandardError\n    false\n  end\nend',
+        'def parse(text)\n  Integer(text)\nrescue ArgumentError\n  return nil\nend',
       ],
     },
   },
@@ -819,25 +970,36 @@ export const rubyRules: Rule[] = [
       kind: 'call',
       any: [
         {
-          all: [
-            { has: { field: 'receiver', regex: '^(ERB|Erubi::Engine|Liquid::Template|Haml::Engine|Slim::Template)$' } },
-            { has: { field: 'method', regex: '^(new|parse)$' } },
-            firstArgument(fromParams),
-          ],
+          ...compiledUntrustedTemplate,
+          // Compiled into a variable and rendered below: the finding goes on the render line.
+          not: {
+            inside: {
+              kind: 'assignment',
+              all: [
+                { has: { field: 'left', kind: 'identifier', pattern: '$TPL' } },
+                {
+                  inside: {
+                    stopBy: 'end',
+                    ...SCOPE,
+                    has: {
+                      stopBy: 'end',
+                      kind: 'call',
+                      all: [
+                        { has: { field: 'receiver', pattern: '$TPL' } },
+                        { has: { field: 'method', regex: TEMPLATE_RENDER } },
+                      ],
+                    },
+                  },
+                },
+              ],
+            },
+          },
         },
-        // ERB source kept as data (a record the users edit): `ERB.new(@template.body).result(binding)`.
+        // `template = ERB.new(params[:template])` ... `template.result(binding)`.
         {
           all: [
-            { has: { field: 'receiver', regex: '^(ERB|Erubi::Engine|Haml::Engine|Slim::Template)$' } },
-            { has: { field: 'method', regex: '^new$' } },
-            firstArgument({
-              kind: 'call',
-              all: [
-                { has: { field: 'receiver', any: [{ kind: 'identifier' }, { kind: 'instance_variable' }] } },
-                { has: { field: 'method', regex: '^(body|content|source|template|text|markup|html|code|snippet)$' } },
-                { not: { has: { field: 'arguments', regex: '[\\s\\S]' } } },
-              ],
-            }),
+            { has: { field: 'method', regex: TEMPLATE_RENDER } },
+            { has: { field: 'receiver', ...assignedFrom('$TPL', compiledUntrustedTemplate) } },
           ],
         },
         {
@@ -860,12 +1022,14 @@ export const rubyRules: Rule[] = [
         action('html = ERB.new(params[:template]).result(binding)'),
         action('render inline: params[:body]'),
         'def render(user)\n  ERB.new(@template.body).result(binding)\nend',
+        action('template = ERB.new(params[:template])\nhtml = template.result(binding)'),
       ],
       valid: [
         action('html = ERB.new(File.read(template_path)).result(binding)'),
         action('render inline: "<p><%= @user.name %></p>"'),
         'def render(user)\n  ERB.new(File.read(@template.path)).result(binding)\nend',
         'def render(user)\n  Liquid::Template.parse(@template.body).render("user" => user)\nend',
+        action('template = ERB.new(File.read(path))\nhtml = template.result(binding)'),
       ],
     },
   },
@@ -922,6 +1086,21 @@ export const rubyRules: Rule[] = [
                     { not: { has: { field: 'method', regex: '(?i)(html|safe|sanitized|escaped|rendered|json)' } } },
                   ],
                 },
+                // A local built from a record's text first: `formatted = comment.body.gsub("\\n", "<br>")`.
+                assignedFrom('$RAW', {
+                  any: [
+                    interpolated,
+                    {
+                      kind: 'call',
+                      regex:
+                        '^@?[a-z_]\\w*\\.(body|content|text|description|bio|message|comment|note|title|name|summary)\\b',
+                    },
+                  ],
+                  not: {
+                    regex:
+                      '\\b(sanitize|h|html_escape|escape_html|strip_tags|simple_format|content_tag|safe_join|to_json)\\b',
+                  },
+                }),
               ],
             }),
           ],
@@ -934,12 +1113,67 @@ export const rubyRules: Rule[] = [
       invalid: [
         'def render_comment(comment)\n  "<p>#{comment.body}</p>".html_safe\nend',
         'def bio_for(user)\n  raw(user.bio)\nend',
+        'def render_body(comment)\n  formatted = comment.body.gsub("\\n", "<br>")\n  raw(formatted)\nend',
         action('html = ERB.new(params[:template]).result(binding)\nrender html: html.html_safe'),
       ],
       valid: [
         'def render_comment(comment)\n  content_tag(:p, comment.body, class: "comment")\nend',
         'def bio_for(user)\n  raw(sanitize(user.bio))\nend',
+        'def render_body(comment)\n  formatted = sanitize(comment.body.gsub("\\n", "<br>"))\n  raw(formatted)\nend',
         'def icon\n  "<i class=\\"icon\\"></i>".html_safe\nend',
+      ],
+    },
+  },
+  {
+    id: 'rb.sinatra-html-response',
+    languages: ['ruby'],
+    type: 'security',
+    severity: 'important',
+    message:
+      'A Sinatra route returns HTML with a request parameter interpolated unescaped: markup in the value runs in the page (XSS). Render an ERB view with escaping, or wrap the value in Rack::Utils.escape_html / ERB::Util.h.',
+    rule: {
+      kind: 'string',
+      regex: '<[a-zA-Z][^>]*>',
+      all: [
+        {
+          has: {
+            kind: 'interpolation',
+            any: [
+              { has: { stopBy: 'end', regex: PARAMS } },
+              { has: { kind: 'identifier', ...assignedFrom('$V', fromParams) } },
+            ],
+            not: {
+              regex: '\\b(h|escape_html|html_escape|escape|sanitize)\\(|\\.(to_i|to_f|size|length|count)\\s*\\}$',
+            },
+          },
+        },
+        {
+          any: [
+            // The route's value is the response body.
+            { inside: { kind: 'body_statement', inside: { kind: 'do_block', inside: sinatraRoute } } },
+            {
+              inside: {
+                kind: 'argument_list',
+                inside: { kind: 'call', has: { field: 'method', regex: '^(halt|body)$' } },
+              },
+            },
+          ],
+        },
+      ],
+    },
+    cwe: 'CWE-79',
+    cvss: 6.1,
+    examples: {
+      invalid: [
+        'get "/greet" do\n  name = params.fetch("name", "stranger")\n  "<h1>Hello, #{name}!</h1>"\nend',
+        'get "/search" do\n  "<p>No results for #{params[:q]}</p>"\nend',
+        'post "/items" do\n  halt 400, "<p>Bad item #{params[:name]}</p>"\nend',
+      ],
+      valid: [
+        'get "/greet" do\n  name = params.fetch("name", "stranger")\n  "<h1>Hello, #{Rack::Utils.escape_html(name)}!</h1>"\nend',
+        'get "/greet" do\n  @name = params[:name]\n  erb :greet\nend',
+        'get "/count" do\n  "<p>#{params[:page].to_i}</p>"\nend',
+        'get "/greet" do\n  name = params[:name]\n  "Hello, #{name}"\nend',
       ],
     },
   },
@@ -1118,6 +1352,68 @@ export const rubyRules: Rule[] = [
     },
   },
   {
+    id: 'rb.association-query-in-loop',
+    languages: ['ruby'],
+    type: 'performance',
+    severity: 'warning',
+    message:
+      'An aggregate over an association of each element (post.comments.count) runs one SQL query per element (N+1 queries), even when the association is preloaded. Count in one grouped query before the loop (Comment.where(post_id: ids).group(:post_id).count), use a counter cache, or .size on a preloaded association.',
+    rule: {
+      kind: 'call',
+      all: [
+        {
+          any: [
+            { has: { field: 'method', regex: '^count$' }, not: { has: { field: 'arguments', regex: '[\\s\\S]' } } },
+            { has: { field: 'method', regex: '^exists\\?$' } },
+            {
+              has: { field: 'method', regex: '^(pluck|sum|average|maximum|minimum)$' },
+              all: [firstArgument({ kind: 'simple_symbol' })],
+            },
+          ],
+        },
+        { not: { has: { field: 'block', regex: '[\\s\\S]' } } },
+        { not: { has: { any: [{ kind: 'block' }, { kind: 'do_block' }, { kind: 'block_argument' }] } } },
+        {
+          has: {
+            field: 'receiver',
+            kind: 'call',
+            all: [
+              { has: { field: 'method', regex: '^[a-z_]+s$', not: { regex: NOT_ASSOCIATION } } },
+              { not: { has: { field: 'arguments', regex: '[\\s\\S]' } } },
+              {
+                has: {
+                  field: 'receiver',
+                  kind: 'identifier',
+                  pattern: '$ITEM',
+                  inside: {
+                    stopBy: { kind: 'method' },
+                    any: [{ kind: 'do_block' }, { kind: 'block' }],
+                    all: [
+                      { has: { kind: 'block_parameters', has: { kind: 'identifier', pattern: '$ITEM' } } },
+                      { inside: { kind: 'call', has: { field: 'method', regex: ITERATION_METHODS } } },
+                    ],
+                  },
+                },
+              },
+            ],
+          },
+        },
+      ],
+    },
+    examples: {
+      invalid: [
+        'def as_json(*)\n  @posts.map do |post|\n    { id: post.id, comments: post.comments.count }\n  end\nend',
+        'def totals\n  orders.each { |order| puts order.line_items.sum(:amount_cents) }\nend',
+      ],
+      valid: [
+        'def as_json(*)\n  @posts.map do |post|\n    { id: post.id, comments: post.comments.size }\n  end\nend',
+        'def report\n  rows.each { |row| puts row.values.count }\nend',
+        'def open_count(post)\n  post.comments.count\nend',
+        'def totals\n  orders.each { |order| puts order.line_items.count(&:gift?) }\nend',
+      ],
+    },
+  },
+  {
     id: 'rb.string-concat-in-loop',
     languages: ['ruby'],
     type: 'performance',
@@ -1219,7 +1515,7 @@ export const rubyRules: Rule[] = [
     type: 'bug',
     severity: 'warning',
     message:
-      'This statement comes right after an unconditional return, break or next in the same block, so it never runs: remove it or move it before the jump.',
+      'This statement comes right after an unconditional return, break, next or raise in the same block, so it never runs: remove it or move it before the jump.',
     rule: {
       any: [
         'call',
@@ -1234,17 +1530,32 @@ export const rubyRules: Rule[] = [
         'yield',
         'identifier',
       ].map((kind) => ({ kind })),
-      follows: { any: [{ kind: 'return' }, { kind: 'break' }, { kind: 'next' }] },
+      follows: {
+        any: [
+          { kind: 'return' },
+          { kind: 'break' },
+          { kind: 'next' },
+          // `raise Error, "..."` / `raise` (a re-raise): nothing after it in the block runs.
+          {
+            kind: 'call',
+            not: { has: { field: 'receiver', regex: '[\\s\\S]' } },
+            has: { field: 'method', regex: '^(raise|fail)$' },
+          },
+          { kind: 'identifier', regex: '^raise$' },
+        ],
+      },
       inside: { any: [{ kind: 'body_statement' }, { kind: 'then' }, { kind: 'else' }, { kind: 'block_body' }] },
     },
     examples: {
       invalid: [
         'def allowed?(order)\n  return false if order.old?\n\n  return true\n  Rails.logger.info("refund allowed for #{order.id}")\nend',
         'items.each do |item|\n  next\n  process(item)\nend',
+        'def pay(account, amount)\n  if account.balance < amount\n    raise InsufficientBalance, "too low"\n    Rails.logger.warn("rejected")\n  end\nend',
       ],
       valid: [
         'def allowed?(order)\n  return false if order.old?\n  Rails.logger.info("refund allowed")\n  true\nend',
         'def load\n  return cached\nrescue KeyError\n  nil\nend',
+        'def pay(account, amount)\n  raise InsufficientBalance, "too low" if account.balance < amount\n  Rails.logger.info("paid")\nend',
       ],
     },
   },
