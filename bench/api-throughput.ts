@@ -378,11 +378,7 @@ async function main() {
   const results: DatabaseFigures[] = [];
   try {
     for (const kind of options.databases) {
-      const database = await createBenchDatabase(
-        kind,
-        workDir,
-        process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-      );
+      const database = await createBenchDatabase(kind, workDir);
       try {
         const figures = await measureBenchDatabase(database, options, workDir, bare, bodies);
         results.push(figures);

@@ -109,11 +109,7 @@ async function main() {
       );
     }
     for (const kind of options.databases) {
-      const database = await createBenchDatabase(
-        kind,
-        workDir,
-        process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
-      );
+      const database = await createBenchDatabase(kind, workDir);
       try {
         for (let i = 0; i < options.starts; i += 1) {
           report(

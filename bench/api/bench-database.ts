@@ -18,13 +18,13 @@ export interface BenchDatabase {
 
 /**
  * A database of the run's own: a fresh PGlite data directory under `workDir`, or a new database
- * on the PostgreSQL server of `adminUrl` (created here, dropped by drop()), so nothing another
- * run or test left behind changes the figures.
+ * on the PostgreSQL server of `adminUrl` (default BENCH_POSTGRES_URL, else the local test server;
+ * created here, dropped by drop()), so nothing another run or test left behind changes the figures.
  */
 export async function createBenchDatabase(
   kind: DatabaseKind,
   workDir: string,
-  adminUrl: string,
+  adminUrl: string = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test',
 ): Promise<BenchDatabase> {
   if (kind === 'pglite') {
     const dataDir = join(workDir, 'pglite-data');
