@@ -1,7 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { setPlan } from '../auth/accounts.js';
 import { ConfigError } from '../config/config.js';
-import { migrateToLatest } from '../db/migrate.js';
 import type { Plan } from '../db/schema.js';
 import { parseReviewArgs, reviewCommand } from './review.js';
 import { openRuntime } from './runtime.js';
@@ -64,13 +63,9 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
     case 'migrate': {
       const { positionals } = parse(rest, {});
       if (positionals.length > 0) throw new UsageError('migrate takes no arguments');
-      const { database } = await openRuntime(env, { migrate: false });
-      try {
-        const applied = await migrateToLatest(database.db);
-        io.err(applied.length > 0 ? `applied: ${applied.join(', ')}` : 'database is up to date');
-      } finally {
-        await database.close();
-      }
+      const { database, migrations } = await openRuntime(env);
+      await database.close();
+      io.err(migrations.length > 0 ? `applied: ${migrations.join(', ')}` : 'database is up to date');
       return 0;
     }
     case 'token': {

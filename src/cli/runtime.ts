@@ -8,11 +8,11 @@ export interface Runtime {
   config: Config;
   database: DatabaseHandle;
   logger: Logger;
+  /** The migrations this open applied (none when the database was up to date). */
+  migrations: string[];
 }
 
 export interface RuntimeOptions {
-  /** Apply pending migrations on open (default true; `redline migrate` does it itself, to report). */
-  migrate?: boolean;
   /**
    * Where logs go. Only `serve` logs to stdout; every other command keeps stdout for its answer
    * (`TOKEN=$(redline token create …)` must capture the token alone), so its logs go to stderr.
@@ -30,17 +30,37 @@ export async function openRuntime(
     { level: config.logLevel, base: { service: 'redline' } },
     pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: true }),
   );
-  const database = await openDatabase(
-    config.databaseUrl !== undefined
-      ? { url: config.databaseUrl, timeouts: config.databaseTimeouts }
-      : { dataDir: config.dataDir },
-  );
-  if (options.migrate === false) return { config, database, logger };
+  if (config.databaseUrl === undefined) {
+    // Embedded: one handle (the data directory is locked to it), and no query time-out to mind.
+    const database = await openDatabase({ dataDir: config.dataDir });
+    try {
+      return { config, database, logger, migrations: await migrate(database, logger) };
+    } catch (error) {
+      await database.close();
+      throw error;
+    }
+  }
+  // A migration may run long (an index on a large table): on PostgreSQL it gets a connection of
+  // its own without DATABASE_QUERY_TIMEOUT_MS, which bounds the serving pool's queries.
+  const url = config.databaseUrl;
+  const migrator = await openDatabase({ url, poolSize: 1, timeouts: { ...config.databaseTimeouts, queryMs: 0 } });
+  let migrations: string[];
+  try {
+    migrations = await migrate(migrator, logger);
+  } finally {
+    await migrator.close();
+  }
+  const database = await openDatabase({ url, timeouts: config.databaseTimeouts });
+  return { config, database, logger, migrations };
+}
+
+/** Applies pending migrations; a database that is away is said in words an operator can act on. */
+async function migrate(database: DatabaseHandle, logger: Logger): Promise<string[]> {
   try {
     const applied = await migrateToLatest(database.db);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    return applied;
   } catch (error) {
-    await database.close();
     // The first query of a process is the migration: a database that is down is the likely
     // reason, and "Migration unknown failed" would send the operator looking at migrations.
     if (isDatabaseUnavailable(error)) {
@@ -51,7 +71,6 @@ export async function openRuntime(
     }
     throw error;
   }
-  return { config, database, logger };
 }
 
 /** The message of the deepest cause: the driver's own words (e.g. "connect ECONNREFUSED 127.0.0.1:5432"). */

@@ -61,6 +61,7 @@ export interface DatabaseHandle {
 export const EMBEDDED_SHARED_BUFFERS = '16MB';
 
 export type DatabaseTarget =
+  // queryMs 0: no query time-out (migrations).
   | { url: string; poolSize?: number; timeouts?: { connectMs: number; queryMs: number } }
   | { pglite: PGlite }
   | { dataDir: string };
@@ -108,7 +109,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       // Waiting for a new connection or for a free one in the pool: a 503 after this, not a hang.
       connectionTimeoutMillis: timeouts.connectMs,
       // A query with no answer (the server or the network hangs): rejected, its connection dropped.
-      query_timeout: timeouts.queryMs,
+      ...(timeouts.queryMs > 0 ? { query_timeout: timeouts.queryMs } : {}),
       // TCP keep-alive notices a peer that vanished (failover, partition) on idle connections.
       keepAlive: true,
     });
