@@ -1,5 +1,6 @@
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
-import { backoffPause, type JobLogger } from './job-worker.js';
+import { backoffPause } from '../shared/backoff-pause.js';
+import type { JobLogger } from './job-worker.js';
 import type { Worker } from './worker.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, JobRow } from '../db/schema.js';
+import { backoffPause } from '../shared/backoff-pause.js';
 import type { Clock } from '../shared/clock.js';
 import { claimJob } from './claim-job.js';
 import { completeJob } from './complete-job.js';
@@ -45,14 +46,6 @@ export interface JobWorkerOptions {
 /** 1 s, 2 s, 4 s ... capped at 5 minutes. */
 export function defaultBackoff(attempt: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempt - 1), 300_000);
-}
-
-/** The longest pause between two tries of a database that keeps failing. */
-export const MAX_ERROR_PAUSE_MS = 5_000;
-
-/** The pause after the `failures`-th database error in a row: the idle pause doubled each time, capped. */
-export function backoffPause(idleMs: number, failures: number): number {
-  return Math.min(idleMs * 2 ** Math.max(0, failures - 1), Math.max(idleMs, MAX_ERROR_PAUSE_MS));
 }
 
 const silent: JobLogger = { info() {}, warn() {}, error() {} };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, Mode } from '../db/schema.js';
+import { backoffPause } from '../shared/backoff-pause.js';
 import { AppError, validationError } from '../shared/errors.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -212,8 +213,8 @@ export async function abandonIdempotentRequest(
   await query.execute();
 }
 
-/** Pauses between tries of a release the database could not take: 0.5 s doubling to 5 s. */
-const RELEASE_PAUSES_MS = [500, 1000, 2000, 4000, 5000];
+/** The first pause before trying again a release the database could not take (then doubled, to 5 s). */
+const RELEASE_PAUSE_MS = 500;
 
 /**
  * abandonIdempotentRequest for a request that failed because the database went away: the
@@ -233,7 +234,7 @@ export async function abandonIdempotentRequestWhenPossible(
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
     const retry = (round: number) => {
-      const pause = RELEASE_PAUSES_MS[Math.min(round, RELEASE_PAUSES_MS.length - 1)] as number;
+      const pause = backoffPause(RELEASE_PAUSE_MS, round + 1);
       if (now().getTime() + pause >= input.lockedUntil.getTime()) return;
       setTimeout(() => {
         release().catch((again: unknown) => {
