@@ -28,7 +28,7 @@
  * A measurement, not a test: exits 0 unless something could not run.
  */
 
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openDatabase } from '../src/db/database.js';
@@ -37,7 +37,7 @@ import { REQUESTS_PER_HOUR } from '../src/limits/plans.js';
 import { type BenchDatabase, createBenchDatabase, type DatabaseKind } from './api/bench-database.js';
 import { freePort } from './api/free-port.js';
 import { machineLoad } from './api/machine-load.js';
-import { type BenchOptions, parseBenchArgs, ROOT } from './api/parse-args.js';
+import { type BenchOptions, hasBuild, parseBenchArgs, ROOT } from './api/parse-args.js';
 import { cpuMeter } from './api/process-cpu.js';
 import { readRateCounters } from './api/rate-counters.js';
 import { type RssWindow, sampleRss } from './api/rss-sampler.js';
@@ -361,11 +361,7 @@ async function spawnBare(
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!existsSync(join(options.root, 'build/cli/main.js'))) {
-    console.error('build/ is missing: run `npm run build` first (the bench runs the server as production does)');
-    process.exitCode = 1;
-    return;
-  }
+  if (!hasBuild(options.root)) return;
   console.log(`api throughput: ${machineLoad()}`);
   const workDir = mkdtempSync(join(tmpdir(), 'redline-bench-api-'));
   const bodies: { get?: unknown; post?: unknown } = {};

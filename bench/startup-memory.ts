@@ -14,13 +14,13 @@
  * fastify server (bench/api/bare-server.ts), started and measured the same way.
  */
 
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBenchDatabase } from './api/bench-database.js';
 import { freePort } from './api/free-port.js';
 import { machineLoad } from './api/machine-load.js';
-import { type BenchOptions, parseBenchArgs, ROOT } from './api/parse-args.js';
+import { type BenchOptions, hasBuild, parseBenchArgs, ROOT } from './api/parse-args.js';
 import { processMemory } from './api/process-memory.js';
 import { spawnServer } from './api/spawn-server.js';
 
@@ -78,11 +78,7 @@ async function measureStart(
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  if (!existsSync(join(options.root, 'build/cli/main.js'))) {
-    console.error('build/ is missing: run `npm run build` first (the bench runs the server as production does)');
-    process.exitCode = 1;
-    return;
-  }
+  if (!hasBuild(options.root)) return;
   if (!options.json) console.log(`startup and memory: ${machineLoad()}`);
   const workDir = mkdtempSync(join(tmpdir(), 'redline-bench-start-'));
   const starts: Start[] = [];

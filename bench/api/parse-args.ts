@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { DatabaseKind } from './bench-database.js';
 
 /** The options the API benches share. */
@@ -35,4 +36,15 @@ export function parseBenchArgs<T extends BenchOptions>(
     i += 1;
   }
   return options;
+}
+
+/**
+ * Whether `root` has a compiled server (the benches run `bin/redline.js` as production does);
+ * when not, says how to make one and sets a failing exit code.
+ */
+export function hasBuild(root: string): boolean {
+  if (existsSync(join(root, 'build/cli/main.js'))) return true;
+  console.error('build/ is missing: run `npm run build` first (the bench runs the server as production does)');
+  process.exitCode = 1;
+  return false;
 }
