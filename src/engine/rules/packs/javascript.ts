@@ -109,6 +109,18 @@ const RAW_SQL_FRAGMENT = {
     },
   ],
 };
+/** A function of this file named by `metavariable`: a declaration, or a const bound to an arrow or function expression. */
+function functionNamed(metavariable: string) {
+  return [
+    { kind: 'function_declaration', has: { field: 'name', pattern: metavariable } },
+    {
+      kind: 'variable_declarator',
+      has: { field: 'name', pattern: metavariable },
+      all: [{ has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } }],
+    },
+  ];
+}
+
 /**
  * A call of a function of this file that builds SQL text by concatenating or interpolating one of
  * its parameters: `const sql = buildSearchSql(req.query.q)` with `sql += " AND name LIKE '%" + term + "%'"`.
@@ -124,14 +136,7 @@ const SQL_HELPER_CALL = {
       // In this order (ast-grep checks `all` before `any`): the helper's name, then its text.
       all: [
         {
-          any: [
-            { kind: 'function_declaration', has: { field: 'name', pattern: '$SQLHELPER' } },
-            {
-              kind: 'variable_declarator',
-              has: { field: 'name', pattern: '$SQLHELPER' },
-              all: [{ has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } }],
-            },
-          ],
+          any: functionNamed('$SQLHELPER'),
         },
         { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
         {
@@ -626,14 +631,7 @@ const FILE_HELPER_CALL = {
       stopBy: 'end',
       all: [
         {
-          any: [
-            { kind: 'function_declaration', has: { field: 'name', pattern: '$FILEHELPER' } },
-            {
-              kind: 'variable_declarator',
-              has: { field: 'name', pattern: '$FILEHELPER' },
-              all: [{ has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } }],
-            },
-          ],
+          any: functionNamed('$FILEHELPER'),
         },
         {
           regex:
@@ -809,16 +807,7 @@ export const javascriptRules: Rule[] = [
                 // A helper of this file that runs its first parameter with `sh -c`:
                 // `function run(command) { return spawn('sh', ['-c', command]) }`.
                 {
-                  any: [
-                    { kind: 'function_declaration', has: { field: 'name', pattern: '$RUN' } },
-                    {
-                      kind: 'variable_declarator',
-                      has: { field: 'name', pattern: '$RUN' },
-                      all: [
-                        { has: { field: 'value', any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }] } },
-                      ],
-                    },
-                  ],
+                  any: functionNamed('$RUN'),
                   has: {
                     kind: 'call_expression',
                     stopBy: 'end',
