@@ -2,6 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import { prepared } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { type RateVerdict, rateVerdict, rateWindowStart } from '../limits/request-rate.js';
+import { batchCalls } from '../shared/batch-calls.js';
 import {
   type AuthenticateDeps,
   authenticateWith,
@@ -17,63 +18,105 @@ type Headers = Record<string, string | string[] | undefined>;
 // The lookups' rows (authenticate.ts) with the count always present: null when nothing was counted.
 type CountedToken = TokenLookupRow & { request_count: number | null };
 type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count: number | null };
+// What the batch statements add to each row: the request's place in the batch and its window.
+type BatchRow<T> = T & { ord: number; window_start: Date; counts: boolean };
 
-// Decisions §6 in the statement that finds the credential: the window's row is upserted from the
-// row found, so an unknown, revoked or expired token counts nothing, exactly as when the count
-// was a statement of its own; ON CONFLICT's row lock keeps concurrent counts exact across
-// instances. Fixed text, prepared once per connection: it runs on every request.
-const COUNT = `
+/**
+ * Decisions §6, counted in the statement that finds the credentials of a batch of concurrent
+ * requests (batchCalls): `found` holds one row per request whose credential exists, `counts`
+ * when it is good enough to count (an unknown, revoked or expired token counts nothing). Each
+ * user's window gains the number of its good requests in one upsert, and the requests take the
+ * counts in between in the order they came: exact, as one upsert per request was. ON CONFLICT's
+ * row locks serialise concurrent batches across instances; the rows are upserted in key order,
+ * so two batches locking the same users cannot deadlock.
+ */
+const countedBatch = (found: string) => `
+with found as (${found}),
+tally as (
+  select user_id, window_start, count(*) as n from found where counts group by user_id, window_start
+),
+counted as (
   insert into request_rate_windows as w (user_id, window_start, count)
-  select c.user_id, $2, 1 from c
-  on conflict (user_id, window_start) do update set count = w.count + 1
-  returning w.count`;
+  select user_id, window_start, n from tally order by user_id, window_start
+  on conflict (user_id, window_start) do update set count = w.count + excluded.count
+  returning w.user_id, w.window_start, w.count
+)
+select f.*,
+       case when f.counts
+         then c.count - t.n + row_number() over (partition by f.user_id, f.window_start, f.counts order by f.ord)
+       end as request_count
+from found f
+left join tally t on f.counts and t.user_id = f.user_id and t.window_start = f.window_start
+left join counted c on f.counts and c.user_id = f.user_id and c.window_start = f.window_start`;
 
-const TOKEN_SQL = prepared(`
-with c as (
-  select t.id, t.scopes, t.mode, t.expires_at, t.revoked_at, t.last_used_at,
-         u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed, u.memberships_synced_at
-  from api_tokens t join users u on u.id = t.user_id
-  where t.token_hash = $1 and t.revoked_at is null and t.expires_at > $3
-), counted as (${COUNT})
-select t.id, t.scopes, t.mode, t.expires_at, t.revoked_at, t.last_used_at,
-       u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed, u.memberships_synced_at,
-       (select count from counted) as request_count
-from api_tokens t join users u on u.id = t.user_id
-where t.token_hash = $1`);
+// Fixed texts, prepared once per connection: they run on every request.
+const TOKENS_SQL = prepared(
+  countedBatch(`
+  select q.ord, q.window_start, t.id, t.scopes, t.mode, t.expires_at, t.revoked_at, t.last_used_at,
+         u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed, u.memberships_synced_at,
+         (t.revoked_at is null and t.expires_at > q.now) as counts
+  from unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) with ordinality as q(token_hash, window_start, now, ord)
+  join api_tokens t on t.token_hash = q.token_hash
+  join users u on u.id = t.user_id`),
+);
 
-const USER_SQL = prepared(`
-with c as (select id as user_id from users where id = $1), counted as (${COUNT})
-select u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed, u.memberships_synced_at,
-       (select count from counted) as request_count
-from users u
-where u.id = $1`);
+const USERS_SQL = prepared(
+  countedBatch(`
+  select q.ord, q.window_start, u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed,
+         u.memberships_synced_at, true as counts
+  from unnest($1::text[], $2::timestamptz[]) with ordinality as q(user_id, window_start, ord)
+  join users u on u.id = q.user_id`),
+);
 
-/** Lookups that count the request in the same statement: one round trip instead of two. */
-export const countingLookups: CredentialLookups = {
-  async token(db: Kysely<Database>, tokenHash: string, now: Date) {
-    const result = await db.executeQuery<CountedToken>(
-      CompiledQuery.raw(TOKEN_SQL, [tokenHash, rateWindowStart(now), now]),
+/** The batch's rows in the order of its inputs; undefined where a credential was not found. */
+function byOrder<T>(rows: BatchRow<T>[], size: number): (T | undefined)[] {
+  const ordered: (T | undefined)[] = new Array(size).fill(undefined);
+  for (const { ord, window_start: _window, counts: _counts, ...row } of rows) ordered[ord - 1] = row as T;
+  return ordered;
+}
+
+/**
+ * Lookups that count each request in the statement that finds its credential, and share that
+ * statement between concurrent requests: one round trip for a batch instead of two per request.
+ */
+export function countingLookups(db: Kysely<Database>): CredentialLookups {
+  const tokens = batchCalls<{ tokenHash: string; now: Date }, CountedToken | undefined>(async (calls) => {
+    const result = await db.executeQuery<BatchRow<CountedToken>>(
+      CompiledQuery.raw(TOKENS_SQL, [
+        calls.map((call) => call.tokenHash),
+        calls.map((call) => rateWindowStart(call.now)),
+        calls.map((call) => call.now),
+      ]),
     );
-    return result.rows[0];
-  },
-  async user(db: Kysely<Database>, userId: string, now: Date) {
-    const result = await db.executeQuery<CountedUser>(CompiledQuery.raw(USER_SQL, [userId, rateWindowStart(now)]));
-    const row = result.rows[0];
-    return row === undefined ? undefined : { ...row, id: row.user_id };
-  },
-};
+    return byOrder(result.rows, calls.length);
+  });
+  const users = batchCalls<{ userId: string; now: Date }, CountedUser | undefined>(async (calls) => {
+    const result = await db.executeQuery<BatchRow<CountedUser>>(
+      CompiledQuery.raw(USERS_SQL, [calls.map((call) => call.userId), calls.map((call) => rateWindowStart(call.now))]),
+    );
+    return byOrder(result.rows, calls.length);
+  });
+  return {
+    token: (tokenHash, now) => tokens({ tokenHash, now }),
+    async user(userId, now) {
+      const row = await users({ userId, now });
+      return row === undefined ? undefined : { ...row, id: row.user_id };
+    },
+  };
+}
 
 /**
  * authenticate(), counting the request against the user's hourly budget (decisions §6) in the
- * same statement, and the budget's verdict. Counted only when the credential is good, before
- * any scope check, as before: a 403 counts too.
+ * statement that finds the credential (`lookups` from countingLookups), and the budget's
+ * verdict. Counted only when the credential is good, before any scope check: a 403 counts too.
  */
 export async function authenticateCounted(
   deps: AuthenticateDeps,
+  lookups: CredentialLookups,
   headers: Headers,
   surface: Surface,
 ): Promise<{ principal: Principal; verdict: RateVerdict }> {
-  const { principal, requestCount, now } = await authenticateWith(deps, headers, surface, countingLookups);
+  const { principal, requestCount, now } = await authenticateWith(deps, headers, surface, lookups);
   // A credential that passed every check was counted by its lookup; no count would be a bug here.
   if (requestCount === null || requestCount === undefined) throw new Error('request was not counted');
   return { principal, verdict: rateVerdict(requestCount, principal.plan, rateWindowStart(now)) };

@@ -75,17 +75,16 @@ export type UserLookupRow = Pick<
  * window's count after it, or null when the credential was not good enough to count.
  */
 export interface CredentialLookups {
-  token(db: Kysely<Database>, tokenHash: string, now: Date): Promise<TokenLookupRow | undefined>;
-  user(db: Kysely<Database>, userId: string, now: Date): Promise<UserLookupRow | undefined>;
+  token(tokenHash: string, now: Date): Promise<TokenLookupRow | undefined>;
+  user(userId: string, now: Date): Promise<UserLookupRow | undefined>;
 }
 
-const plainLookups: CredentialLookups = {
-  token: (db, tokenHash) => findTokenWithUser(db, tokenHash),
-  user: (db, userId) => findUserById(db, userId),
-};
-
 export async function authenticate(deps: AuthenticateDeps, headers: Headers, surface: Surface): Promise<Principal> {
-  return (await authenticateWith(deps, headers, surface, plainLookups)).principal;
+  const lookups: CredentialLookups = {
+    token: (tokenHash) => findTokenWithUser(deps.db, tokenHash),
+    user: (userId) => findUserById(deps.db, userId),
+  };
+  return (await authenticateWith(deps, headers, surface, lookups)).principal;
 }
 
 /** authenticate() with the given lookups; also the request's count when they counted it, and the time used. */
@@ -108,7 +107,7 @@ export async function authenticateWith(
     }
     const check = checkApiToken(credential);
     if (!check.ok) throw fail(check.reason);
-    const row = await lookups.token(deps.db, hashSecret(credential), now);
+    const row = await lookups.token(hashSecret(credential), now);
     if (row === undefined) throw fail('API key is not recognised');
     if (row.revoked_at !== null) throw fail('API key has been revoked');
     if (row.expires_at.getTime() <= now.getTime()) throw fail('API key has expired');
@@ -135,7 +134,7 @@ export async function authenticateWith(
     fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
   const userId = await verifyUserJwt(deps.jwtKeys, credential, now);
   if (userId === undefined) throw refused();
-  const user = await lookups.user(deps.db, userId, now);
+  const user = await lookups.user(userId, now);
   if (user === undefined) throw refused();
   await requestMembershipRefresh(deps.db, user, now);
   const principal: Principal = {

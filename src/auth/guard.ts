@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { AppError, forbidden } from '../shared/errors.js';
 import { type AuthenticateDeps, authenticate, type Surface } from './authenticate.js';
-import { authenticateCounted } from './authenticate-counted.js';
+import { authenticateCounted, countingLookups } from './authenticate-counted.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -35,12 +35,14 @@ export interface GuardDeps extends AuthenticateDeps {
  * it as `onRequest`, so a caller without a credential learns nothing about body validation.
  */
 export function makeGuard(deps: GuardDeps): Guard {
+  // One set per guard: concurrent requests share its batched statements.
+  const counting = deps.rateLimit ? countingLookups(deps.db) : undefined;
   return (options = {}) =>
     async (request, reply) => {
       const surface = options.surface ?? 'api';
       let principal: Principal;
-      if (deps.rateLimit) {
-        const counted = await authenticateCounted(deps, request.headers, surface);
+      if (counting !== undefined) {
+        const counted = await authenticateCounted(deps, counting, request.headers, surface);
         principal = counted.principal;
         request.principal = principal;
         reply.headers(rateLimitHeaders(counted.verdict));

@@ -6,15 +6,18 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
 } from 'kysely';
-import type { Principal } from '../auth/principal.js';
+import type { Principal as FullPrincipal } from '../auth/principal.js';
 import { prepared } from '../db/database.js';
 import type { Database, Mode, ReviewRow } from '../db/schema.js';
+import { batchCalls } from '../shared/batch-calls.js';
 import { notFound } from '../shared/errors.js';
 import { visibleTo } from './review-access.js';
 
-// The read routes run this on every request, so its text is fixed and prepared once per
-// connection (prepared() in db/database.ts). It is findVisibleReview's query, compiled once here
-// with stand-in values: one visibility rule (visibleTo) for both, whatever it becomes.
+// The read routes run this on every request: it is findVisibleReview's query, compiled once here
+// with stand-in values (one visibility rule, visibleTo, for both, whatever it becomes), then run
+// for a batch of requests at once (batchCalls): each stand-in becomes the column of the request's
+// row, and the query is the lateral subquery of that row. A fixed text, prepared once per
+// connection (prepared() in db/database.ts).
 const compiler = new Kysely<Database>({
   dialect: {
     createAdapter: () => new PostgresAdapter(),
@@ -24,33 +27,46 @@ const compiler = new Kysely<Database>({
   },
 });
 const STAND_IN = { id: '\u0000id', userId: '\u0000user', mode: '\u0000mode' as Mode };
+const COLUMN: Record<keyof typeof STAND_IN, string> = { id: 'q.id', userId: 'q.user_id', mode: 'q.mode' };
 const READ = compiler
   .selectFrom('reviews')
   .selectAll()
   .where('id', '=', STAND_IN.id)
   .where(visibleTo(STAND_IN))
   .compile();
-const READ_SQL = prepared(READ.sql);
-const READ_PARAMETERS = READ.parameters.map((value) => {
+const PER_ROW = READ.sql.replace(/\$(\d+)/g, (_, n: string) => {
+  const value = READ.parameters[Number(n) - 1];
   const name = (Object.keys(STAND_IN) as Array<keyof typeof STAND_IN>).find((key) => STAND_IN[key] === value);
   if (name === undefined) throw new Error(`review read: unexpected parameter ${String(value)}`);
-  return name;
+  return COLUMN[name];
 });
+const READ_BATCH_SQL = prepared(`
+select q.ord, r.*
+from unnest($1::text[], $2::text[], $3::text[]) with ordinality as q(id, user_id, mode, ord)
+cross join lateral (${PER_ROW}) r`);
 
-/** The review for a read route; 404 when the principal cannot see it. */
-export async function findReviewForRead(
-  db: Kysely<Database>,
-  principal: Pick<Principal, 'userId' | 'mode'>,
-  id: string,
-): Promise<ReviewRow> {
-  const values = { id, userId: principal.userId, mode: principal.mode };
-  const result = await db.executeQuery<ReviewRow>(
-    CompiledQuery.raw(
-      READ_SQL,
-      READ_PARAMETERS.map((name) => values[name]),
-    ),
-  );
-  const row = result.rows[0];
-  if (row === undefined) throw notFound('Review');
-  return row;
+type Principal = Pick<FullPrincipal, 'userId' | 'mode'>;
+
+/**
+ * The review for a read route, 404 when the principal cannot see it. One reader per app:
+ * concurrent reads share its statement.
+ */
+export function reviewReader(db: Kysely<Database>): (principal: Principal, id: string) => Promise<ReviewRow> {
+  const read = batchCalls<{ principal: Principal; id: string }, ReviewRow | undefined>(async (calls) => {
+    const result = await db.executeQuery<ReviewRow & { ord: number }>(
+      CompiledQuery.raw(READ_BATCH_SQL, [
+        calls.map((call) => call.id),
+        calls.map((call) => call.principal.userId),
+        calls.map((call) => call.principal.mode),
+      ]),
+    );
+    const rows: (ReviewRow | undefined)[] = new Array(calls.length).fill(undefined);
+    for (const { ord, ...row } of result.rows) rows[ord - 1] = row;
+    return rows;
+  });
+  return async (principal, id) => {
+    const row = await read({ principal, id });
+    if (row === undefined) throw notFound('Review');
+    return row;
+  };
 }

@@ -19,7 +19,7 @@ import { envelope, listBody } from '../shared/envelope.js';
 import { AppError, conflict } from '../shared/errors.js';
 import { listReviews } from './review-list.js';
 import { presentComment, presentReview } from './review-presenter.js';
-import { findReviewForRead } from './review-read.js';
+import { reviewReader } from './review-read.js';
 import {
   commentSchema,
   createdReviewSchema,
@@ -47,6 +47,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
   const r = app.withTypeProvider<ZodTypeProvider>();
   const read = deps.guard({ scope: 'review:read' });
   const write = deps.guard({ scope: 'review:write' });
+  const findReviewForRead = reviewReader(deps.db);
 
   r.post(
     '/v1/reviews',
@@ -174,7 +175,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findReviewForRead(deps.db, principalOf(request), request.params.id);
+      const review = await findReviewForRead(principalOf(request), request.params.id);
       return envelope(presentReview(review), request.id, deps.clock.now());
     },
   );
@@ -217,7 +218,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findReviewForRead(deps.db, principalOf(request), request.params.id);
+      const review = await findReviewForRead(principalOf(request), request.params.id);
       const rows = await deps.db
         .selectFrom('review_comments')
         .selectAll()
@@ -244,7 +245,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findReviewForRead(deps.db, principalOf(request), request.params.id);
+      const review = await findReviewForRead(principalOf(request), request.params.id);
       if (review.status !== 'completed' || review.analysis === null) {
         throw conflict(`Review ${review.id} has no statistics until it completes (it is ${review.status})`);
       }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/auth/scopes.js';
 import type { Mode } from '../../src/db/schema.js';
+import { reviewReader } from '../../src/reviews/review-read.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -72,10 +73,14 @@ describe('review access', () => {
     let pending: string;
     let inProgress: string;
     let orgOfA: string;
+    let userA: string;
+    let userB: string;
 
     beforeAll(async () => {
       const a = await newUser();
       const b = await newUser();
+      userA = a.id;
+      userB = b.id;
       keyA = await t.createToken(a.id, { mode: 'test' });
       keyB = await t.createToken(b.id, { mode: 'test' });
       const repo = `https://github.com/${owner()}/shop/pull`;
@@ -105,6 +110,40 @@ describe('review access', () => {
       expect((await call(keyA, 'GET', `/v1/reviews/${failed}`)).json().data.status).toBe('failed');
       expect((await call(keyA, 'GET', `/v1/reviews/${pending}`)).json().data.status).toBe('pending');
       expect((await call(keyA, 'GET', `/v1/reviews/${inProgress}`)).json().data.status).toBe('in_progress');
+    });
+
+    it('answers each read of one shared statement as its own principal may see it', async () => {
+      const read = reviewReader(t.database.db);
+      const reads = [
+        [userA, 'test', completed],
+        [userB, 'test', completed],
+        [userA, 'live', completed],
+        [userA, 'test', 'rev_missing'],
+        [userA, 'test', failed],
+        [userB, 'test', failed],
+      ] as const;
+      const answers = await Promise.allSettled(reads.map(([userId, mode, id]) => read({ userId, mode }, id)));
+      expect(
+        answers.map((a) => (a.status === 'fulfilled' ? [a.value.id, a.value.status] : (a.reason as Error).message)),
+      ).toEqual([
+        [completed, 'completed'],
+        'Review not found',
+        'Review not found',
+        'Review not found',
+        [failed, 'failed'],
+        'Review not found',
+      ]);
+      // Concurrent requests through the app, each with its own key: the same answers.
+      const viaApp = await Promise.all([
+        call(keyA, 'GET', `/v1/reviews/${completed}`),
+        call(keyB, 'GET', `/v1/reviews/${completed}`),
+        call(keyA, 'GET', `/v1/reviews/${failed}`),
+      ]);
+      expect(viaApp.map((res) => [res.statusCode, res.json().data?.status])).toEqual([
+        [200, 'completed'],
+        [404, undefined],
+        [200, 'failed'],
+      ]);
     });
 
     it('leaves A’s reviews out of B’s list, under every filter', async () => {

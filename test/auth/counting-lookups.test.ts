@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLocalUser } from '../../src/auth/accounts.js';
+import { hashSecret } from '../../src/auth/api-token-format.js';
+import { createApiToken, revokeApiToken } from '../../src/auth/api-tokens.js';
+import { countingLookups } from '../../src/auth/authenticate-counted.js';
+import { countRequest } from '../../src/limits/request-rate.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
+
+/**
+ * Decisions §6 when concurrent requests share one counting statement: each good credential's
+ * request gets its own count, in the order the requests came, the window gains exactly their
+ * number, and a credential that is not good counts nothing: as one upsert per request did.
+ */
+let database: TestDatabase;
+const NOW = new Date('2026-11-22T10:30:00.000Z');
+let counter = 0;
+
+async function userWithToken(expiresInSeconds = 3600) {
+  counter += 1;
+  const user = await createLocalUser(database.db, `batch-${counter}`);
+  const { row, token } = await createApiToken(database.db, {
+    userId: user.id,
+    name: 'batch',
+    scopes: ['review:read'],
+    mode: 'live',
+    expiresInSeconds,
+    now: NOW,
+  });
+  return { user, hash: hashSecret(token), tokenId: row.id };
+}
+
+async function windows(userId: string): Promise<Array<{ window_start: Date; count: number }>> {
+  return database.db
+    .selectFrom('request_rate_windows')
+    .select(['window_start', 'count'])
+    .where('user_id', '=', userId)
+    .orderBy('window_start')
+    .execute();
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.close();
+});
+
+describe('counting lookups shared by concurrent requests', () => {
+  it('gives each request of a batch its own count, in order, and counts nothing for a bad credential', async () => {
+    const lookups = countingLookups(database.db);
+    const a = await userWithToken();
+    const b = await userWithToken();
+    const revoked = await userWithToken();
+    await revokeApiToken(database.db, revoked.user.id, revoked.tokenId, NOW);
+    const expired = await userWithToken(60);
+    // B already made two requests this hour (through the one-request upsert).
+    await countRequest(database.db, b.user.id, 'free', NOW);
+    await countRequest(database.db, b.user.id, 'free', NOW);
+
+    const later = new Date(NOW.getTime() + 120_000);
+    const sent = [a, b, revoked, a, { hash: hashSecret('unknown'), user: a.user }, expired, b, a];
+    const rows = await Promise.all(sent.map((s) => lookups.token(s.hash, later)));
+
+    expect(rows.map((row) => row && [row.user_id, row.request_count])).toEqual([
+      [a.user.id, 1],
+      [b.user.id, 3],
+      [revoked.user.id, null],
+      [a.user.id, 2],
+      undefined,
+      [expired.user.id, null],
+      [b.user.id, 4],
+      [a.user.id, 3],
+    ]);
+    // The rows are the token's, with nothing of the batch's own columns.
+    expect(rows[2]?.revoked_at).toEqual(NOW);
+    expect(Object.keys(rows[0] ?? {}).sort()).toEqual(
+      [
+        'expires_at',
+        'github_token_sealed',
+        'id',
+        'last_used_at',
+        'memberships_synced_at',
+        'mode',
+        'plan',
+        'request_count',
+        'revoked_at',
+        'scm_id',
+        'scopes',
+        'user_id',
+        'username',
+      ].sort(),
+    );
+    const hour = new Date('2026-11-22T10:00:00.000Z');
+    expect(await windows(a.user.id)).toEqual([{ window_start: hour, count: 3 }]);
+    expect(await windows(b.user.id)).toEqual([{ window_start: hour, count: 4 }]);
+    expect(await windows(revoked.user.id)).toEqual([]);
+    expect(await windows(expired.user.id)).toEqual([]);
+  });
+
+  it('counts each request of a batch in the window of its own time', async () => {
+    const lookups = countingLookups(database.db);
+    const { user, hash } = await userWithToken(7200);
+    const before = new Date('2026-11-22T10:59:59.999Z');
+    const after = new Date('2026-11-22T11:00:00.000Z');
+    const rows = await Promise.all([before, after, before, after, after].map((at) => lookups.token(hash, at)));
+    expect(rows.map((row) => row?.request_count)).toEqual([1, 1, 2, 2, 3]);
+    expect(await windows(user.id)).toEqual([
+      { window_start: new Date('2026-11-22T10:00:00.000Z'), count: 2 },
+      { window_start: new Date('2026-11-22T11:00:00.000Z'), count: 3 },
+    ]);
+  });
+
+  it('counts the signed-in user of each request, and finds nobody for an unknown id', async () => {
+    const lookups = countingLookups(database.db);
+    const { user: one } = await userWithToken();
+    const { user: two } = await userWithToken();
+    const ids = [one.id, two.id, 'usr_nobody', one.id];
+    const rows = await Promise.all(ids.map((id) => lookups.user(id, NOW)));
+    expect(rows.map((row) => row && [row.id, row.username, row.request_count])).toEqual([
+      [one.id, one.username, 1],
+      [two.id, two.username, 1],
+      undefined,
+      [one.id, one.username, 2],
+    ]);
+    expect((await windows(one.id)).map((w) => w.count)).toEqual([2]);
+  });
+});
