@@ -70,7 +70,7 @@ describe('batchCalls', () => {
     expect(sizes).toEqual([4, 4, 2]);
   });
 
-  it("rejects every call of a failed batch with its error, and runs the next batch as usual", async () => {
+  it('rejects every call of a failed batch with its error, and runs the next batch as usual', async () => {
     let fail = true;
     const call = batchCalls(async (inputs: string[]) => {
       if (fail) throw new Error('database unavailable');
