@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { setPlan } from '../auth/accounts.js';
 import { ConfigError } from '../config/config.js';
 import type { Plan } from '../db/schema.js';
+import { limitHeapGrowth } from './limit-heap-growth.js';
 import { parseReviewArgs, reviewCommand } from './review.js';
 import { openRuntime } from './runtime.js';
 import { parseRole, serve } from './serve.js';
@@ -58,6 +59,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
     case 'serve': {
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
+      limitHeapGrowth();
       return serve(env, parseRole(values.role as string | undefined));
     }
     case 'migrate': {

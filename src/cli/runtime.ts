@@ -26,9 +26,12 @@ export async function openRuntime(
   options: RuntimeOptions = {},
 ): Promise<Runtime> {
   const config = loadConfig(env);
+  // Written asynchronously: lines logged while a write is out go together in the next one (a
+  // synchronous write per request line was a visible part of a request's CPU), and pino writes
+  // what is left synchronously when the process exits.
   const logger = pino(
     { level: config.logLevel, base: { service: 'redline' } },
-    pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: true }),
+    pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: false }),
   );
   if (config.databaseUrl === undefined) {
     // Embedded: one handle (the data directory is locked to it), and no query time-out to mind.

@@ -6,11 +6,13 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { parseTimestamptz } from './parse-timestamptz.js';
 import type { Database } from './schema.js';
 
 // int8 (counts, GitHub ids) as JS numbers: every value we keep fits in 2^53, and PGlite's
 // shim and node-postgres then agree on the type.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number.parseInt(v, 10));
+pg.types.setTypeParser(pg.types.builtins.TIMESTAMPTZ, parseTimestamptz);
 
 export type Db = Kysely<Database>;
 

@@ -1,7 +1,30 @@
 import type { ReviewCommentRow, ReviewRow } from '../db/schema.js';
 
+/** The columns presentReview reads: what a read of a review needs to fetch for it. */
+export const PRESENTED_REVIEW_COLUMNS = [
+  'id',
+  'status',
+  'score',
+  'summary',
+  'pr_url',
+  'pr_number',
+  'pr_title',
+  'repository',
+  'branch',
+  'author',
+  'stats',
+  'created_at',
+  'completed_at',
+  'organization_id',
+  'team_id',
+  'error_code',
+  'error_message',
+] as const satisfies readonly (keyof ReviewRow)[];
+
+export type PresentedReviewRow = Pick<ReviewRow, (typeof PRESENTED_REVIEW_COLUMNS)[number]>;
+
 /** Spec 2.1/2.2/2.3: the review as clients see it. Score, summary and stats are null until completion. */
-export function presentReview(row: ReviewRow) {
+export function presentReview(row: PresentedReviewRow) {
   return {
     id: row.id,
     status: row.status,

@@ -12,6 +12,7 @@ import type { Database, Mode, ReviewRow } from '../db/schema.js';
 import { batchCalls } from '../shared/batch-calls.js';
 import { notFound } from '../shared/errors.js';
 import { visibleTo } from './review-access.js';
+import { PRESENTED_REVIEW_COLUMNS } from './review-presenter.js';
 
 // The read routes run this on every request: it is findVisibleReview's query, compiled once here
 // with stand-in values (one visibility rule, visibleTo, for both, whatever it becomes), then run
@@ -28,9 +29,13 @@ const compiler = new Kysely<Database>({
 });
 const STAND_IN = { id: '\u0000id', userId: '\u0000user', mode: '\u0000mode' as Mode };
 const COLUMN: Record<keyof typeof STAND_IN, string> = { id: 'q.id', userId: 'q.user_id', mode: 'q.mode' };
+// What the read routes use: the presented columns and the statistics (the rest of a review's
+// row, its options and GitHub bookkeeping, would only be parsed and dropped).
+const READ_COLUMNS = [...PRESENTED_REVIEW_COLUMNS, 'analysis'] as const;
+export type ReviewForRead = Pick<ReviewRow, (typeof READ_COLUMNS)[number]>;
 const READ = compiler
   .selectFrom('reviews')
-  .selectAll()
+  .select(READ_COLUMNS)
   .where('id', '=', STAND_IN.id)
   .where(visibleTo(STAND_IN))
   .compile();
@@ -51,16 +56,16 @@ type Principal = Pick<FullPrincipal, 'userId' | 'mode'>;
  * The review for a read route, 404 when the principal cannot see it. One reader per app:
  * concurrent reads share its statement.
  */
-export function reviewReader(db: Kysely<Database>): (principal: Principal, id: string) => Promise<ReviewRow> {
-  const read = batchCalls<{ principal: Principal; id: string }, ReviewRow | undefined>(async (calls) => {
-    const result = await db.executeQuery<ReviewRow & { ord: number }>(
+export function reviewReader(db: Kysely<Database>): (principal: Principal, id: string) => Promise<ReviewForRead> {
+  const read = batchCalls<{ principal: Principal; id: string }, ReviewForRead | undefined>(async (calls) => {
+    const result = await db.executeQuery<ReviewForRead & { ord: number }>(
       CompiledQuery.raw(READ_BATCH_SQL, [
         calls.map((call) => call.id),
         calls.map((call) => call.principal.userId),
         calls.map((call) => call.principal.mode),
       ]),
     );
-    const rows: (ReviewRow | undefined)[] = new Array(calls.length).fill(undefined);
+    const rows: (ReviewForRead | undefined)[] = new Array(calls.length).fill(undefined);
     for (const { ord, ...row } of result.rows) rows[ord - 1] = row;
     return rows;
   });

@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const MODULE = pathToFileURL(path.join(ROOT, 'build/cli/limit-heap-growth.js')).href;
+
+// A server's pattern in small: a live set of ~15 batches, each replaced after it was promoted.
+// Prints the largest heap V8 kept around it.
+const ALLOCATE = `
+if (process.argv[1] === 'limited') (await import(${JSON.stringify(MODULE)})).limitHeapGrowth();
+const kept = [];
+let peak = 0;
+for (let round = 0; round < 300; round++) {
+  const batch = [];
+  for (let i = 0; i < 20000; i++) batch.push({ n: i, text: 'x' + i, pair: [i, i] });
+  kept.push(batch);
+  if (kept.length > 15) kept.shift();
+  peak = Math.max(peak, process.memoryUsage().heapTotal);
+}
+console.log(peak);`;
+
+async function peakHeap(variant: 'limited' | 'default'): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', ALLOCATE, variant]);
+  return Number(stdout.trim());
+}
+
+describe('limitHeapGrowth (redline serve)', () => {
+  it('keeps the heap well under what V8 lets it grow to by default, in the running process', async () => {
+    const unlimited = await peakHeap('default');
+    const limited = await peakHeap('limited');
+    expect(unlimited).toBeGreaterThan(0);
+    expect(limited).toBeLessThan(unlimited * 0.75);
+  }, 60_000);
+});
