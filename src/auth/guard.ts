@@ -24,7 +24,7 @@ export type Guard = (options?: GuardOptions) => GuardHook;
 export interface GuardDeps extends AuthenticateDeps {
   /**
    * Decisions §6: count every authenticated request against the user's hourly budget in the
-   * statement that authenticates it (one round trip fewer than a separate upsert), put the
+   * statement that authenticates it, shared by concurrent requests (countingLookups), put the
    * X-RateLimit-* headers on the answer and refuse past the budget with 429.
    */
   rateLimit?: boolean;

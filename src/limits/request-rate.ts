@@ -28,8 +28,8 @@ export function rateVerdict(count: number, plan: Plan, windowStart: Date): RateV
 /**
  * Decisions §6: a fixed one-hour window per user, counted in the database so every instance
  * shares one budget. One upsert per request: the row lock serialises concurrent increments, so
- * the count is exact. (The guard can count in the statement that authenticates instead, saving
- * a round trip: see authenticate-counted.ts.)
+ * the count is exact. (The API's guard counts in the statement that authenticates instead, one
+ * statement for a batch of concurrent requests: see authenticate-counted.ts.)
  */
 export async function countRequest(db: Kysely<Database>, userId: string, plan: Plan, now: Date): Promise<RateVerdict> {
   const windowStart = rateWindowStart(now);

@@ -46,6 +46,8 @@ async function startFreezingRelay(target: { host: string; port: number }) {
     freeze: () => {
       frozen = true;
     },
+    /** How many chunks it has held back since the freeze (a query sent is one). */
+    heldBack: () => held.length,
     /** Passes on what was held back (late answers included) and everything after. */
     thaw: () => {
       frozen = false;
@@ -101,9 +103,14 @@ describeOnPostgres('a database that hangs instead of refusing', () => {
     expect(relay.open()).toBe(2);
 
     relay.freeze();
-    // Two requests hold the pool's two connections with a query sent and no answer; the third
-    // waits for a free connection. None may hang.
-    const answers = await Promise.all([list(), list(), list()]);
+    // Two requests hold the pool's two connections with a query sent and no answer (each in a
+    // batch of its own: the second is sent once the first query is out); the third waits for a
+    // batch to end, then for a connection. None may hang.
+    const first = list();
+    await until('the first query to be sent', () => relay.heldBack() >= 1);
+    const second = list();
+    await until('the second query to be sent', () => relay.heldBack() >= 2);
+    const answers = await Promise.all([first, second, list()]);
     for (const res of answers) expectDatabaseUnavailable(res, t.clock.now());
     // Both connections whose query timed out are closed by the app at once. Kept in the pool,
     // each would make the next query wait behind its lost one for another query timeout, until
