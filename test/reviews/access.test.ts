@@ -121,6 +121,12 @@ describe('review access', () => {
         [userA, 'test', 'rev_missing'],
         [userA, 'test', failed],
         [userB, 'test', failed],
+        // Ids that would break a hand-written array literal travel as data: none spoils the batch.
+        [userA, 'test', 'rev_"quoted",{braced}'],
+        [userA, 'test', 'NULL'],
+        [userA, 'test', 'back\\slash\\'],
+        [userA, 'test', 'lone \ud800 surrogate ✓'],
+        [userA, 'test', completed],
       ] as const;
       const answers = await Promise.allSettled(reads.map(([userId, mode, id]) => read({ userId, mode }, id)));
       expect(
@@ -132,6 +138,11 @@ describe('review access', () => {
         'Review not found',
         [failed, 'failed'],
         'Review not found',
+        'Review not found',
+        'Review not found',
+        'Review not found',
+        'Review not found',
+        [completed, 'completed'],
       ]);
       // Concurrent requests through the app, each with its own key: the same answers.
       const viaApp = await Promise.all([
