@@ -12,6 +12,9 @@ export interface Runtime {
   migrations: string[];
 }
 
+/** The most log output held while stdout or stderr is not taking it. */
+const LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
 export interface RuntimeOptions {
   /**
    * Where logs go. Only `serve` logs to stdout; every other command keeps stdout for its answer
@@ -28,10 +31,12 @@ export async function openRuntime(
   const config = loadConfig(env);
   // Written asynchronously: lines logged while a write is out go together in the next one (a
   // synchronous write per request line was a visible part of a request's CPU), and pino writes
-  // what is left synchronously when the process exits.
+  // what is left synchronously when the process exits. If the output stalls, lines beyond
+  // LOG_BUFFER_BYTES are dropped rather than held without bound (a synchronous write would
+  // have stalled the server instead).
   const logger = pino(
     { level: config.logLevel, base: { service: 'redline' } },
-    pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: false }),
+    pino.destination({ fd: options.logTo === 'stdout' ? 1 : 2, sync: false, maxLength: LOG_BUFFER_BYTES }),
   );
   if (config.databaseUrl === undefined) {
     // Embedded: one handle (the data directory is locked to it), and no query time-out to mind.

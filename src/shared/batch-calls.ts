@@ -20,7 +20,8 @@ interface Waiting<I, O> {
  * every request runs (authentication with its count, the review read) spent most of their time
  * in per-statement work, in Node and in PostgreSQL, not in the rows (bench/api-throughput).
  *
- * A batch that fails rejects each of its calls with the same error.
+ * A batch that fails rejects each of its calls with the same error. A batch has no time limit of
+ * its own: `run` must settle (the database pool's query time-out ends a lost statement).
  */
 export function batchCalls<I, O>(
   run: (inputs: I[]) => Promise<O[]>,

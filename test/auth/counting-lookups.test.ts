@@ -3,7 +3,9 @@ import { createLocalUser } from '../../src/auth/accounts.js';
 import { hashSecret } from '../../src/auth/api-token-format.js';
 import { createApiToken, revokeApiToken } from '../../src/auth/api-tokens.js';
 import { countingLookups } from '../../src/auth/authenticate-counted.js';
+import { openDatabase } from '../../src/db/database.js';
 import { countRequest } from '../../src/limits/request-rate.js';
+import { itOnPostgres } from '../helpers/postgres-only.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
 /**
@@ -123,5 +125,36 @@ describe('counting lookups shared by concurrent requests', () => {
       [one.id, one.username, 2],
     ]);
     expect((await windows(one.id)).map((w) => w.count)).toEqual([2]);
+  });
+
+  itOnPostgres('keeps counts exact between two instances whose batches lock the same users in any order', async () => {
+    // A second pool, as a second process has: its batches run concurrently with this one's.
+    const other = await openDatabase({ url: database.url as string, poolSize: 5 });
+    try {
+      const here = countingLookups(database.db);
+      const there = countingLookups(other.db);
+      const users = [await userWithToken(), await userWithToken(), await userWithToken()];
+      const rounds = 20;
+      const answers = await Promise.all(
+        Array.from({ length: rounds }, () =>
+          Promise.all([
+            ...users.map((u) => here.token(u.hash, NOW)),
+            ...[...users].reverse().map((u) => there.token(u.hash, NOW)),
+          ]),
+        ),
+      );
+      const countsOf = (userId: string) =>
+        answers
+          .flat()
+          .filter((row) => row?.user_id === userId)
+          .map((row) => row?.request_count)
+          .sort((a, b) => (a ?? 0) - (b ?? 0));
+      for (const { user } of users) {
+        expect(countsOf(user.id)).toEqual(Array.from({ length: 2 * rounds }, (_, i) => i + 1));
+        expect((await windows(user.id)).map((w) => w.count)).toEqual([2 * rounds]);
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -72,10 +72,14 @@ describe('batchCalls', () => {
 
   it('rejects every call of a failed batch with its error, and runs the next batch as usual', async () => {
     let fail = true;
-    const call = batchCalls(async (inputs: string[]) => {
-      if (fail) throw new Error('database unavailable');
-      return inputs.map((s) => s.toUpperCase());
-    });
+    // One batch at a time: a failed batch that kept its slot would leave the next call waiting.
+    const call = batchCalls(
+      async (inputs: string[]) => {
+        if (fail) throw new Error('database unavailable');
+        return inputs.map((s) => s.toUpperCase());
+      },
+      { maxInFlight: 1 },
+    );
     const failed = await Promise.allSettled([call('a'), call('b')]);
     expect(failed.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : r.value))).toEqual([
       'database unavailable',
