@@ -4,7 +4,7 @@
  *
  *   npm run bench:api [-- --db pglite|postgres|both] [-- --seconds N] [-- --warmup N]
  *                     [-- --connections N] [-- --route get|post] [-- --cpu-prof DIR] [-- --log-level L]
- *                     [-- --node-flags "FLAGS"] [-- --root DIR] [-- --json]
+ *                     [-- --node-flags "FLAGS"] [-- --rounds N] [-- --root DIR] [-- --json]
  *
  * For each database (a fresh PGlite data directory; a new database on BENCH_POSTGRES_URL,
  * default postgres://postgres@127.0.0.1:5432/test, created and dropped by the run):
@@ -19,7 +19,9 @@
  *    with autocannon from this process: `--warmup` seconds unmeasured, then `--seconds`
  *    measured, 50 connections by default. Each measured run of the real server is preceded by
  *    the same run against the bare route (its own process, `bench/api/bare-server.ts`), so both
- *    see about the same machine load.
+ *    see about the same machine load. `--rounds N` repeats the GET measurement (bare, floor,
+ *    Redline) N times on the same server and prints the median share of the bare route: on a
+ *    shared machine one run's share swings by half.
  * 4. After the server stops, the request-rate windows are read back: every request sent must
  *    have been counted exactly once (between the answers received and the requests written,
  *    the difference being those in flight when autocannon stopped), and the highest count of
@@ -53,6 +55,7 @@ interface Options extends BenchOptions {
   cpuProf: string | undefined;
   logLevel: string | undefined;
   nodeFlags: string[];
+  rounds: number;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -66,6 +69,7 @@ function parseArgs(argv: string[]): Options {
     cpuProf: undefined,
     logLevel: undefined,
     nodeFlags: [],
+    rounds: 1,
     json: false,
   };
   return parseBenchArgs(argv, defaults, (flag, value, options) => {
@@ -73,6 +77,8 @@ function parseArgs(argv: string[]): Options {
     if (flag === '--seconds' && Number.isInteger(n) && n > 0) options.seconds = n;
     else if (flag === '--warmup' && Number.isInteger(n) && n >= 0) options.warmup = n;
     else if (flag === '--connections' && Number.isInteger(n) && n > 0) options.connections = n;
+    // Each round (with its warm-up) sends each user ~1,600 GETs; 5 stay inside the plan's 10,000 an hour.
+    else if (flag === '--rounds' && Number.isInteger(n) && n > 0 && n <= 5) options.rounds = n;
     else if (flag === '--route' && (value === 'get' || value === 'post')) options.routes = [value];
     else if (flag === '--cpu-prof' && value !== undefined) options.cpuProf = resolve(value);
     else if (flag === '--log-level' && value !== undefined) options.logLevel = value;
@@ -98,7 +104,8 @@ interface DatabaseFigures {
   database: DatabaseKind;
   startupMs: number;
   idleRssMib: number;
-  get: RouteFigures | undefined;
+  /** One per round (`--rounds`). */
+  get: RouteFigures[];
   post: RouteFigures | undefined;
   peakRssMib: number;
   exitCode: number | null;
@@ -239,16 +246,19 @@ async function measureBenchDatabase(
         },
       };
     };
-    const get = !options.routes.includes('get')
-      ? undefined
-      : await route(
+    const get: RouteFigures[] = [];
+    for (let round = 0; options.routes.includes('get') && round < options.rounds; round++) {
+      get.push(
+        await route(
           (i) => ({
             method: 'GET',
             path: `/v1/reviews/${reviewIds[i % users.length]}`,
             headers: { 'x-api-key': users[i % users.length]?.token ?? '' },
           }),
           floorServer,
-        );
+        ),
+      );
+    }
     const post = !options.routes.includes('post')
       ? undefined
       : await route((i) => ({
@@ -307,10 +317,13 @@ function printFigures(figures: DatabaseFigures, options: Options) {
   console.log(
     `\n  ${figures.database}: start-up ${figures.startupMs} ms (spawn to /readyz 200), idle RSS ${figures.idleRssMib} MiB`,
   );
-  for (const [name, route] of [
-    ['GET /v1/reviews/:id', figures.get],
-    ['POST /v1/reviews (test mode)', figures.post],
-  ] as const) {
+  const runs = [
+    ...figures.get.map(
+      (route, i) => [`GET /v1/reviews/:id${figures.get.length > 1 ? ` (round ${i + 1})` : ''}`, route] as const,
+    ),
+    ['POST /v1/reviews (test mode)', figures.post] as const,
+  ];
+  for (const [name, route] of runs) {
     if (route === undefined) continue;
     console.log(`   ${name}, ${options.connections} connections, ${options.seconds} s:`);
     row('bare', route.bare);
@@ -324,6 +337,22 @@ function printFigures(figures: DatabaseFigures, options: Options) {
       `    CPU per request: bare ${cpu.bare} ms${floorCpu}; redline ${cpu.server} ms${figures.database === 'postgres' ? ` + PostgreSQL backends ${cpu.database} ms` : ' (PGlite inside)'}`,
     );
     console.log(`    RSS under load: max ${route.rss.maxRssMib} MiB (VmRSS sampled every 100 ms)`);
+  }
+  if (figures.get.length > 1) {
+    const median = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = Math.floor(sorted.length / 2);
+      return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+    };
+    const share = (f: LoadFigures, route: RouteFigures) =>
+      (100 * f.requestsPerSecond) / Math.max(1, route.bare.requestsPerSecond);
+    const redline = figures.get.map((route) => share(route.redline, route));
+    const floors = figures.get.flatMap((route) => (route.floor ? [share(route.floor.figures, route)] : []));
+    const percents = (values: number[]) => values.map((v) => `${Math.round(v)}%`).join(', ');
+    console.log(
+      `   GET over ${figures.get.length} rounds: redline ${percents(redline)} of bare, median ${Math.round(median(redline))}%` +
+        (floors.length > 0 ? `; floor ${percents(floors)}, median ${Math.round(median(floors))}%` : ''),
+    );
   }
   const c = figures.rateCounters;
   console.log(
