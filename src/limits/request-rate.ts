@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Plan } from '../db/schema.js';
 import { AppError } from '../shared/errors.js';
 import { REQUESTS_PER_HOUR } from './plans.js';
@@ -23,25 +23,6 @@ export function rateVerdict(count: number, plan: Plan, windowStart: Date): RateV
   const limit = REQUESTS_PER_HOUR[plan];
   const reset = Math.floor((windowStart.getTime() + WINDOW_MS) / 1000);
   return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
-}
-
-/**
- * Decisions §6: a fixed one-hour window per user, counted in the database so every instance
- * shares one budget. One upsert per request: the row lock serialises concurrent increments, so
- * the count is exact. (The API's guard counts in the statement that authenticates instead, one
- * statement for a batch of concurrent requests: see authenticate-counted.ts.)
- */
-export async function countRequest(db: Kysely<Database>, userId: string, plan: Plan, now: Date): Promise<RateVerdict> {
-  const windowStart = rateWindowStart(now);
-  const row = await db
-    .insertInto('request_rate_windows')
-    .values({ user_id: userId, window_start: windowStart, count: 1 })
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'window_start']).doUpdateSet({ count: sql`request_rate_windows.count + 1` }),
-    )
-    .returning('count')
-    .executeTakeFirstOrThrow();
-  return rateVerdict(row.count, plan, windowStart);
 }
 
 export function rateLimitHeaders(verdict: RateVerdict): Record<string, string> {

@@ -4,7 +4,6 @@ import { hashSecret } from '../../src/auth/api-token-format.js';
 import { createApiToken, revokeApiToken } from '../../src/auth/api-tokens.js';
 import { countingLookups } from '../../src/auth/authenticate-counted.js';
 import { openDatabase } from '../../src/db/database.js';
-import { countRequest } from '../../src/limits/request-rate.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
@@ -55,9 +54,11 @@ describe('counting lookups shared by concurrent requests', () => {
     const revoked = await userWithToken();
     await revokeApiToken(database.db, revoked.user.id, revoked.tokenId, NOW);
     const expired = await userWithToken(60);
-    // B already made two requests this hour (through the one-request upsert).
-    await countRequest(database.db, b.user.id, 'free', NOW);
-    await countRequest(database.db, b.user.id, 'free', NOW);
+    // B already made two requests this hour.
+    await database.db
+      .insertInto('request_rate_windows')
+      .values({ user_id: b.user.id, window_start: new Date('2026-11-22T10:00:00.000Z'), count: 2 })
+      .execute();
 
     const later = new Date(NOW.getTime() + 120_000);
     const sent = [a, b, revoked, a, { hash: hashSecret('unknown'), user: a.user }, expired, b, a];
