@@ -14,9 +14,9 @@ import { notFound } from '../shared/errors.js';
 import { visibleTo } from './review-access.js';
 import { PRESENTED_REVIEW_COLUMNS } from './review-presenter.js';
 
-// The read routes run this on every request: it is findVisibleReview's query, compiled once here
-// with stand-in values (one visibility rule, visibleTo, for both, whatever it becomes), then run
-// for a batch of requests at once (batchCalls): each stand-in becomes the column of the request's
+// The read routes run this on every request: findVisibleReview's condition (one visibility rule,
+// visibleTo, for both, whatever it becomes) compiled once here with stand-in values, then run for
+// a batch of requests at once (batchCalls): each stand-in becomes the column of the request's
 // row, and the query is the lateral subquery of that row. A fixed text, prepared once per
 // connection (prepared() in db/database.ts).
 const compiler = new Kysely<Database>({
