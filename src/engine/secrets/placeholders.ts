@@ -50,13 +50,19 @@ export function isPlaceholder(value: string): boolean {
   return PLACEHOLDER_WORDS.some((w) => lower.includes(w)) || INDIRECTIONS.some((w) => lower.includes(w));
 }
 
+// A word as people write one: lower case, upper case or capitalised. A random segment mixes cases.
+const WORD = '(?:[a-z]+|[A-Z]+|[A-Z][a-z]+)';
+const WORDS = new RegExp(`^${WORD}(?:[-_.]${WORD})+$`);
+
 /**
  * For known token formats, whose prefix already says "credential": only documented examples
- * (AKIAIOSFODNN7EXAMPLE), runs of one character ("ghp_xxxx…") and hyphenated words
- * ("glpat-your-token-goes-here") are stand-ins. Random bodies pass with near certainty.
+ * (AKIAIOSFODNN7EXAMPLE), runs of one character ("ghp_xxxx…") and separated words
+ * ("glpat-your-token-goes-here", "YOUR_TOKEN_HERE") are stand-ins. Random bodies pass with near
+ * certainty: one without digits around a single "-" or "_" (about one Google key in 500) is
+ * mixed-case within its segments, so it is not read as words.
  */
 export function isExampleToken(body: string): boolean {
   if (body.toLowerCase().includes('example')) return true;
-  if (/^[A-Za-z]+(?:[-_.][A-Za-z]+)+$/.test(body)) return true;
+  if (WORDS.test(body)) return true;
   return shannonEntropy(body) < 3;
 }

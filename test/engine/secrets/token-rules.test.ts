@@ -124,6 +124,23 @@ const near: [label: string, line: string][] = [
   ['Redline prefix with no checksum', `t = "svc_${'live'}_${f.pick(BASE62, 38)}"`],
 ];
 
+describe('random bodies that happen to look like separated words', () => {
+  it.each([
+    // Found by the redaction property test: no digit, one hyphen, cases mixed within each part.
+    ['a Google key', `AI${'za'}IImMNEnVhJHhlsxo-gMOwCWJPLJTorcTLPW`, 'secrets.google-api-key'],
+    ['a GitLab token', `gl${'pat-'}QwErTyUiOpAsDfGh_JkLzX`, 'secrets.gitlab-token'],
+  ])('reports %s whose body is letters around a separator', (_label, secret, ruleId) => {
+    expect(scan(`k = "${secret}"`).map((x) => x.ruleId)).toEqual([ruleId]);
+  });
+
+  it.each([['YOUR_API_TOKEN_HERE'], ['Your-Token-Here'], ['your.token.here']])(
+    'still reads %s after a Google prefix as a stand-in',
+    (body) => {
+      expect(scan(`k = "AI${'za'}${body}"`)).toEqual([]);
+    },
+  );
+});
+
 describe('near misses', () => {
   it.each(near)('ignores %s', (_label, line) => {
     expect(scan(line)).toEqual([]);
