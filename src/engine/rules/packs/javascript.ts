@@ -122,50 +122,58 @@ function functionNamed(metavariable: string) {
 }
 
 /**
+ * A call of a function of this file (`meta` names it, as the caller's metavariable) whose
+ * definition matches every rule of `definition`.
+ */
+function callOfFileFunction(meta: string, definition: Record<string, unknown>[]): Record<string, unknown> {
+  return {
+    kind: 'call_expression',
+    has: { field: 'function', kind: 'identifier', pattern: meta },
+    inside: {
+      kind: 'program',
+      stopBy: 'end',
+      has: {
+        stopBy: 'end',
+        // In this order (ast-grep checks `all` before `any`): the function's name, then its text.
+        all: [{ any: functionNamed(meta) }, ...definition],
+      },
+    },
+  };
+}
+
+/** The identifier `meta`, a parameter of the function it is in. */
+function parameterOfEnclosingFunction(meta: string): Record<string, unknown> {
+  return {
+    kind: 'identifier',
+    pattern: meta,
+    stopBy: 'end',
+    inside: { ...FUNCTION, stopBy: 'end', has: { field: 'parameters', has: { pattern: meta, stopBy: 'end' } } },
+  };
+}
+
+/**
  * A call of a function of this file that builds SQL text by concatenating or interpolating one of
  * its parameters: `const sql = buildSearchSql(req.query.q)` with `sql += " AND name LIKE '%" + term + "%'"`.
  */
-const SQL_HELPER_CALL = {
-  kind: 'call_expression',
-  has: { field: 'function', kind: 'identifier', pattern: '$SQLHELPER' },
-  inside: {
-    kind: 'program',
-    stopBy: 'end',
+const SQL_HELPER_CALL = callOfFileFunction('$SQLHELPER', [
+  { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+  {
     has: {
       stopBy: 'end',
-      // In this order (ast-grep checks `all` before `any`): the helper's name, then its text.
-      all: [
-        {
-          any: functionNamed('$SQLHELPER'),
-        },
-        { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
-        {
-          has: {
+      ...DYNAMIC_STRING,
+      has: {
+        ...parameterOfEnclosingFunction('$SQLPARAM'),
+        not: {
+          inside: {
+            kind: 'call_expression',
+            regex: '^(Number|parseInt|parseFloat|Math\\.\\w+)\\(',
             stopBy: 'end',
-            ...DYNAMIC_STRING,
-            has: {
-              kind: 'identifier',
-              pattern: '$SQLPARAM',
-              stopBy: 'end',
-              not: {
-                inside: {
-                  kind: 'call_expression',
-                  regex: '^(Number|parseInt|parseFloat|Math\\.\\w+)\\(',
-                  stopBy: 'end',
-                },
-              },
-              inside: {
-                ...FUNCTION,
-                stopBy: 'end',
-                has: { field: 'parameters', has: { pattern: '$SQLPARAM', stopBy: 'end' } },
-              },
-            },
           },
         },
-      ],
+      },
     },
   },
-};
+]);
 /**
  * Template source read from a record rather than a file: `page.source`, `template.body`,
  * `campaign.bodyHtml`, or custom text with a default (`customText ?? 'Thanks <%= name %>'`).
@@ -621,43 +629,20 @@ const ITEM_CALL = {
  * A call of a function of this file that opens a file at a path built from one of its parameters,
  * with no basename/containment check: `loadTemplate(name)` with `fs.readFile(`${DIR}/${name}.html`)`.
  */
-const FILE_HELPER_CALL = {
-  kind: 'call_expression',
-  has: { field: 'function', kind: 'identifier', pattern: '$FILEHELPER' },
-  inside: {
-    kind: 'program',
-    stopBy: 'end',
+const FILE_HELPER_CALL = callOfFileFunction('$FILEHELPER', [
+  {
+    regex:
+      '\\b(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|unlink|unlinkSync|rm|rmSync|readdir|sendFile)\\(',
+  },
+  { not: { regex: '\\bbasename\\(|\\.startsWith\\(|\\brelative\\(' } },
+  {
     has: {
       stopBy: 'end',
-      all: [
-        {
-          any: functionNamed('$FILEHELPER'),
-        },
-        {
-          regex:
-            '\\b(readFile|readFileSync|createReadStream|createWriteStream|writeFile|writeFileSync|appendFile|unlink|unlinkSync|rm|rmSync|readdir|sendFile)\\(',
-        },
-        { not: { regex: '\\bbasename\\(|\\.startsWith\\(|\\brelative\\(' } },
-        {
-          has: {
-            stopBy: 'end',
-            any: [DYNAMIC_STRING, { kind: 'call_expression', regex: '^(path\\.)?(join|resolve)\\(' }],
-            has: {
-              kind: 'identifier',
-              pattern: '$FPARAM',
-              stopBy: 'end',
-              inside: {
-                ...FUNCTION,
-                stopBy: 'end',
-                has: { field: 'parameters', has: { pattern: '$FPARAM', stopBy: 'end' } },
-              },
-            },
-          },
-        },
-      ],
+      any: [DYNAMIC_STRING, { kind: 'call_expression', regex: '^(path\\.)?(join|resolve)\\(' }],
+      has: parameterOfEnclosingFunction('$FPARAM'),
     },
   },
-};
+]);
 
 export const javascriptRules: Rule[] = [
   // ---------------------------------------------------------------- security

@@ -27,6 +27,15 @@ const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> =
 });
 
 /** Methods whose block runs once per item. */
+/** Inside a method (instance or singleton) that has `meta` among its parameters. */
+const insideMethodWithParameter = (meta: string): Record<string, unknown> => ({
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'method' }, { kind: 'singleton_method' }],
+    has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', pattern: meta } },
+  },
+});
+
 const ITERATION_METHODS =
   '^(each|each_with_index|each_with_object|map|flat_map|collect|select|filter|reject|find|detect|find_each|each_line|times|upto|downto|sum|count|group_by|sort_by|min_by|max_by|partition|filter_map|to_h|index_with|index_by|each_slice|in_batches)$';
 
@@ -1718,15 +1727,7 @@ export const rubyRules: Rule[] = [
                 pattern: '$W',
                 all: [
                   { not: { inside: { kind: 'call', has: { field: 'method', pattern: '$W' } } } },
-                  {
-                    not: {
-                      inside: {
-                        stopBy: 'end',
-                        any: [{ kind: 'method' }, { kind: 'singleton_method' }],
-                        has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', pattern: '$W' } },
-                      },
-                    },
-                  },
+                  { not: insideMethodWithParameter('$W') },
                 ],
               },
             },
@@ -1779,11 +1780,7 @@ export const rubyRules: Rule[] = [
         firstArgument({
           kind: 'identifier',
           pattern: '$URL',
-          inside: {
-            stopBy: 'end',
-            any: [{ kind: 'method' }, { kind: 'singleton_method' }],
-            has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', pattern: '$URL' } },
-          },
+          ...insideMethodWithParameter('$URL'),
         }),
         // No host check in the method.
         {
