@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { Mode } from '../db/schema.js';
 import { isBase62, randomBase62, toBase62 } from '../shared/base62.js';
@@ -46,6 +46,7 @@ export function checkApiToken(token: string): TokenCheck {
   return { ok: true, mode };
 }
 
+/** SHA-256 in hex; the one-shot hash() (every request hashes its key) skips createHash's stream object. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
 import { prepared } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { type RateVerdict, rateVerdict, rateWindowStart } from '../limits/request-rate.js';
@@ -18,8 +19,8 @@ type Headers = Record<string, string | string[] | undefined>;
 // The lookups' rows (authenticate.ts) with the count always present: null when nothing was counted.
 type CountedToken = TokenLookupRow & { request_count: number | null };
 type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count: number | null };
-// What the batch statements add to each row: the request's place in the batch and its window.
-type BatchRow<T> = T & { ord: number; window_start: Date; counts: boolean };
+// What the batch statements add to each row: the request's place in the batch.
+type BatchRow<T> = T & { ord: number };
 
 /**
  * Decisions §6, counted in the statement that finds the credentials of a batch of concurrent
@@ -30,7 +31,7 @@ type BatchRow<T> = T & { ord: number; window_start: Date; counts: boolean };
  * row locks serialise concurrent batches across instances; the rows are upserted in key order,
  * so two batches locking the same users cannot deadlock.
  */
-const countedBatch = (found: string) => `
+const countedBatch = (found: string, returned: readonly string[]) => `
 with found as (${found}),
 tally as (
   select user_id, window_start, count(*) as n from found where counts group by user_id, window_start
@@ -41,39 +42,49 @@ counted as (
   on conflict (user_id, window_start) do update set count = w.count + excluded.count
   returning w.user_id, w.window_start, w.count
 )
-select f.*,
+select f.ord, ${returned.map((column) => `f.${column}`).join(', ')},
        case when f.counts
-         then c.count - t.n + row_number() over (partition by f.user_id, f.window_start, f.counts order by f.ord)
+         then (c.count - t.n + row_number() over (partition by f.user_id, f.window_start, f.counts order by f.ord))::int
        end as request_count
 from found f
 left join tally t on f.counts and t.user_id = f.user_id and t.window_start = f.window_start
 left join counted c on f.counts and c.user_id = f.user_id and c.window_start = f.window_start`;
 
-// Fixed texts, prepared once per connection: they run on every request.
+// The columns each statement answers with (besides ord and request_count): the lookup's row.
+const USER_COLUMNS = ['user_id', 'username', 'plan', 'scm_id', 'github_token_sealed', 'memberships_synced_at'];
+
+// Fixed texts, prepared once per connection: they run on every request. The scopes come as JSON:
+// node-postgres parses a text[] column in JS, a json one with the native JSON.parse.
 const TOKENS_SQL = prepared(
-  countedBatch(`
-  select q.ord, q.window_start, t.id, t.scopes, t.mode, t.expires_at, t.revoked_at, t.last_used_at,
+  countedBatch(
+    `
+  select q.ord, q.window_start, t.id, to_json(t.scopes) as scopes, t.mode, t.expires_at, t.revoked_at, t.last_used_at,
          u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed, u.memberships_synced_at,
          (t.revoked_at is null and t.expires_at > q.now) as counts
-  from unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) with ordinality as q(token_hash, window_start, now, ord)
+  from ${batchInputsFrom([
+    { name: 'token_hash', type: 'text' },
+    { name: 'window_start', type: 'timestamptz' },
+    { name: 'now', type: 'timestamptz' },
+  ])}
   join api_tokens t on t.token_hash = q.token_hash
-  join users u on u.id = t.user_id`),
+  join users u on u.id = t.user_id`,
+    ['id', 'scopes', 'mode', 'expires_at', 'revoked_at', 'last_used_at', ...USER_COLUMNS],
+  ),
 );
 
 const USERS_SQL = prepared(
-  countedBatch(`
+  countedBatch(
+    `
   select q.ord, q.window_start, u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed,
          u.memberships_synced_at, true as counts
-  from unnest($1::text[], $2::timestamptz[]) with ordinality as q(user_id, window_start, ord)
-  join users u on u.id = q.user_id`),
+  from ${batchInputsFrom([
+    { name: 'user_id', type: 'text' },
+    { name: 'window_start', type: 'timestamptz' },
+  ])}
+  join users u on u.id = q.user_id`,
+    USER_COLUMNS,
+  ),
 );
-
-/** The batch's rows in the order of its inputs; undefined where a credential was not found. */
-function byOrder<T>(rows: BatchRow<T>[], size: number): (T | undefined)[] {
-  const ordered: (T | undefined)[] = new Array(size).fill(undefined);
-  for (const { ord, window_start: _window, counts: _counts, ...row } of rows) ordered[ord - 1] = row as T;
-  return ordered;
-}
 
 /**
  * Lookups that count each request in the statement that finds its credential, and share that
@@ -81,20 +92,22 @@ function byOrder<T>(rows: BatchRow<T>[], size: number): (T | undefined)[] {
  */
 export function countingLookups(db: Kysely<Database>): CredentialLookups {
   const tokens = batchCalls<{ tokenHash: string; now: Date }, CountedToken | undefined>(async (calls) => {
+    const inputs = calls.map((call) => [
+      call.tokenHash,
+      rateWindowStart(call.now).toISOString(),
+      call.now.toISOString(),
+    ]);
     const result = await db.executeQuery<BatchRow<CountedToken>>(
-      CompiledQuery.raw(TOKENS_SQL, [
-        calls.map((call) => call.tokenHash),
-        calls.map((call) => rateWindowStart(call.now)),
-        calls.map((call) => call.now),
-      ]),
+      CompiledQuery.raw(TOKENS_SQL, [batchInputsParameter(inputs)]),
     );
-    return byOrder(result.rows, calls.length);
+    return inInputOrder(result.rows, calls.length);
   });
   const users = batchCalls<{ userId: string; now: Date }, CountedUser | undefined>(async (calls) => {
+    const inputs = calls.map((call) => [call.userId, rateWindowStart(call.now).toISOString()]);
     const result = await db.executeQuery<BatchRow<CountedUser>>(
-      CompiledQuery.raw(USERS_SQL, [calls.map((call) => call.userId), calls.map((call) => rateWindowStart(call.now))]),
+      CompiledQuery.raw(USERS_SQL, [batchInputsParameter(inputs)]),
     );
-    return byOrder(result.rows, calls.length);
+    return inInputOrder(result.rows, calls.length);
   });
   return {
     token: (tokenHash, now) => tokens({ tokenHash, now }),

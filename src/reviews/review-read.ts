@@ -7,6 +7,7 @@ import {
   PostgresQueryCompiler,
 } from 'kysely';
 import type { Principal as FullPrincipal } from '../auth/principal.js';
+import { batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
 import { prepared } from '../db/database.js';
 import type { Database, Mode, ReviewRow } from '../db/schema.js';
 import { batchCalls } from '../shared/batch-calls.js';
@@ -47,7 +48,11 @@ const PER_ROW = READ.sql.replace(/\$(\d+)/g, (_, n: string) => {
 });
 const READ_BATCH_SQL = prepared(`
 select q.ord, r.*
-from unnest($1::text[], $2::text[], $3::text[]) with ordinality as q(id, user_id, mode, ord)
+from ${batchInputsFrom([
+  { name: 'id', type: 'text' },
+  { name: 'user_id', type: 'text' },
+  { name: 'mode', type: 'text' },
+])}
 cross join lateral (${PER_ROW}) r`);
 
 type Principal = Pick<FullPrincipal, 'userId' | 'mode'>;
@@ -58,16 +63,11 @@ type Principal = Pick<FullPrincipal, 'userId' | 'mode'>;
  */
 export function reviewReader(db: Kysely<Database>): (principal: Principal, id: string) => Promise<ReviewForRead> {
   const read = batchCalls<{ principal: Principal; id: string }, ReviewForRead | undefined>(async (calls) => {
+    const inputs = calls.map((call) => [call.id, call.principal.userId, call.principal.mode]);
     const result = await db.executeQuery<ReviewForRead & { ord: number }>(
-      CompiledQuery.raw(READ_BATCH_SQL, [
-        calls.map((call) => call.id),
-        calls.map((call) => call.principal.userId),
-        calls.map((call) => call.principal.mode),
-      ]),
+      CompiledQuery.raw(READ_BATCH_SQL, [batchInputsParameter(inputs)]),
     );
-    const rows: (ReviewForRead | undefined)[] = new Array(calls.length).fill(undefined);
-    for (const { ord, ...row } of result.rows) rows[ord - 1] = row;
-    return rows;
+    return inInputOrder(result.rows, calls.length);
   });
   return async (principal, id) => {
     // PostgreSQL refuses a NUL in text, and the error would fail every read of the batch; no id has one.
