@@ -92,18 +92,14 @@ const USERS_SQL = prepared(
  */
 export function countingLookups(db: Kysely<Database>): CredentialLookups {
   const tokens = batchCalls<{ tokenHash: string; now: Date }, CountedToken | undefined>(async (calls) => {
-    const inputs = calls.map((call) => [
-      call.tokenHash,
-      rateWindowStart(call.now).toISOString(),
-      call.now.toISOString(),
-    ]);
+    const inputs = calls.map((call) => [call.tokenHash, rateWindowStart(call.now).getTime(), call.now.getTime()]);
     const result = await db.executeQuery<BatchRow<CountedToken>>(
       CompiledQuery.raw(TOKENS_SQL, [batchInputsParameter(inputs)]),
     );
     return inInputOrder(result.rows, calls.length);
   });
   const users = batchCalls<{ userId: string; now: Date }, CountedUser | undefined>(async (calls) => {
-    const inputs = calls.map((call) => [call.userId, rateWindowStart(call.now).toISOString()]);
+    const inputs = calls.map((call) => [call.userId, rateWindowStart(call.now).getTime()]);
     const result = await db.executeQuery<BatchRow<CountedUser>>(
       CompiledQuery.raw(USERS_SQL, [batchInputsParameter(inputs)]),
     );

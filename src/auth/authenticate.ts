@@ -6,7 +6,7 @@ import { findUserById } from './accounts.js';
 import { checkApiToken, hashSecret, looksLikeApiToken } from './api-token-format.js';
 import { findTokenWithUser, touchApiToken } from './api-tokens.js';
 import { type JwtKeys, verifyUserJwt } from './jwt.js';
-import { requestMembershipRefresh } from './membership-refresh.js';
+import { membershipsStale, queueMembershipRefresh } from './membership-refresh.js';
 import type { Principal } from './principal.js';
 import { isScope, SCOPES, type Scope } from './scopes.js';
 
@@ -116,7 +116,7 @@ export async function authenticateWith(
     if (row.last_used_at === null || now.getTime() - row.last_used_at.getTime() >= 60_000) {
       await touchApiToken(deps.db, row.id, now);
     }
-    await requestMembershipRefresh(deps.db, { ...row, id: row.user_id }, now);
+    if (membershipsStale(row, now)) await queueMembershipRefresh(deps.db, row.user_id, now);
     const principal: Principal = {
       userId: row.user_id,
       username: row.username,
@@ -136,7 +136,7 @@ export async function authenticateWith(
   if (userId === undefined) throw refused();
   const user = await lookups.user(userId, now);
   if (user === undefined) throw refused();
-  await requestMembershipRefresh(deps.db, user, now);
+  if (membershipsStale(user, now)) await queueMembershipRefresh(deps.db, user.id, now);
   const principal: Principal = {
     userId: user.id,
     username: user.username,

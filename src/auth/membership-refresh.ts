@@ -11,7 +11,14 @@ export const MEMBERSHIPS_QUEUE = 'memberships.refresh';
 /** Decisions §1: GitHub memberships are read at sign-in and refreshed at most hourly. */
 export const MEMBERSHIPS_TTL_MS = 3_600_000;
 
-function isStale(user: Pick<UserRow, 'scm_id' | 'github_token_sealed' | 'memberships_synced_at'>, now: Date): boolean {
+/**
+ * Decisions §1: whether a request should queue a refresh of the user's memberships (older than
+ * an hour, for a user signed in with GitHub). A check in hand, so most requests await nothing.
+ */
+export function membershipsStale(
+  user: Pick<UserRow, 'scm_id' | 'github_token_sealed' | 'memberships_synced_at'>,
+  now: Date,
+): boolean {
   if (user.scm_id === null || user.github_token_sealed === null) return false;
   return (
     user.memberships_synced_at === null || user.memberships_synced_at.getTime() <= now.getTime() - MEMBERSHIPS_TTL_MS
@@ -19,18 +26,13 @@ function isStale(user: Pick<UserRow, 'scm_id' | 'github_token_sealed' | 'members
 }
 
 /**
- * Called for each authenticated request: when the user's memberships are older than an hour, a
- * refresh job is queued (one per user: the job id is the user's), so the request never waits on GitHub.
+ * Queues the refresh of stale memberships (one job per user: the job id is the user's), so the
+ * request never waits on GitHub.
  */
-export async function requestMembershipRefresh(
-  db: Kysely<Database>,
-  user: Pick<UserRow, 'id' | 'scm_id' | 'github_token_sealed' | 'memberships_synced_at'>,
-  now: Date,
-): Promise<void> {
-  if (!isStale(user, now)) return;
+export async function queueMembershipRefresh(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
   await enqueueJob(
     db,
-    { queue: MEMBERSHIPS_QUEUE, id: `memberships:${user.id}`, payload: { user_id: user.id }, maxAttempts: 3 },
+    { queue: MEMBERSHIPS_QUEUE, id: `memberships:${userId}`, payload: { user_id: userId }, maxAttempts: 3 },
     now,
   );
 }
@@ -53,7 +55,8 @@ export function makeMembershipRefresher(deps: MembershipRefresherDeps) {
       .where('id', '=', userId ?? '')
       .executeTakeFirst();
     const now = deps.clock.now();
-    if (user === undefined || user.scm_id === null || user.github_token_sealed === null || !isStale(user, now)) return;
+    if (user === undefined || user.scm_id === null || user.github_token_sealed === null || !membershipsStale(user, now))
+      return;
     let memberships: Awaited<ReturnType<typeof readSignedInUser>>['memberships'];
     try {
       memberships = (await readSignedInUser(deps.apiUrl, deps.box.open(user.github_token_sealed), deps.fetch))
