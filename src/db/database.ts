@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
+import { initializeEmbeddedCluster } from './initialize-embedded.js';
 import { parseTimestamptz } from './parse-timestamptz.js';
 import type { Database } from './schema.js';
 
@@ -123,10 +123,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     } else {
       unlock = await lockDataDir(target.dataDir);
       const dir = path.resolve(target.dataDir, 'pgdata');
-      await mkdir(dir, { recursive: true });
-      lite = new PGlite(dir, {
-        startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
-      });
+      const startParams = [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`];
+      try {
+        await initializeEmbeddedCluster(dir, startParams);
+      } catch (error) {
+        await unlock();
+        throw error;
+      }
+      lite = new PGlite(dir, { startParams });
       ownedLite = lite;
     }
     pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });

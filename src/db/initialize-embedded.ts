@@ -1,0 +1,47 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+// The child's program: PGlite creates the cluster (initdb) in the directory, then closes it. A
+// failure is said in one line on stderr (its message, not a stack of PGlite's bundled code).
+const CREATE_CLUSTER = `
+const [moduleUrl, dir, startParams] = process.argv.slice(1);
+try {
+  const { PGlite } = await import(moduleUrl);
+  const lite = new PGlite(dir, { startParams: JSON.parse(startParams) });
+  await lite.waitReady;
+  await lite.close();
+} catch (error) {
+  process.stderr.write(String(error instanceof Error ? error.message : error) + '\\n');
+  process.exit(1);
+}
+`;
+
+/**
+ * Creates PGlite's cluster in `dir` (PGlite's initdb) in a child process, when the directory has
+ * none yet (making the directory as needed). Run in the server's own process, initdb grew the WebAssembly heap to ~800 MB, which
+ * never shrinks: a server's first start then idled at ~365 MiB instead of the ~255 MiB of every
+ * later start (bench/startup-memory). The child's memory goes back to the system when it exits.
+ * A directory that already holds a cluster is left alone, without starting anything.
+ */
+export async function initializeEmbeddedCluster(dir: string, startParams: readonly string[]): Promise<void> {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return;
+  await mkdir(dir, { recursive: true });
+  // Resolved here: the child runs from wherever the server was started, not from this package.
+  const moduleUrl = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--input-type=module', '--eval', CREATE_CLUSTER, moduleUrl, dir, JSON.stringify(startParams)],
+      { maxBuffer: 4 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (error === null) return resolve();
+        const said = stderr.trim().split('\n').at(-1) || error.message;
+        reject(new Error(`the embedded database could not be created in ${dir}: ${said}`, { cause: error }));
+      },
+    );
+  });
+}
