@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { authenticate } from '../src/auth/authenticate.js';
 import { authenticateCounted, countingLookups } from '../src/auth/authenticate-counted.js';
 import { jwtKeys } from '../src/auth/jwt.js';
+import type { Principal } from '../src/auth/principal.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { reviewReader } from '../src/reviews/review-read.js';
@@ -82,6 +83,12 @@ async function measure(
   };
 }
 
+interface Subject {
+  headers: Record<string, string>;
+  principal: Principal;
+  reviewId: string;
+}
+
 interface StatementFigures {
   statement: string;
   batched: Figures;
@@ -95,7 +102,6 @@ async function measureDatabase(kind: DatabaseKind, options: Options, workDir: st
     await migrateToLatest(handle.db);
     const users = await seedUsers(handle.db, 50);
     const deps = { db: handle.db, clock: systemClock, jwtKeys: jwtKeys('b'.repeat(48), 'http://127.0.0.1') };
-    const principals = await Promise.all(users.map((user) => authenticate(deps, { 'x-api-key': user.token }, 'api')));
     const service = new ReviewService({
       db: handle.db,
       clock: systemClock,
@@ -105,22 +111,26 @@ async function measureDatabase(kind: DatabaseKind, options: Options, workDir: st
         throw new Error('test-mode reviews do not read GitHub');
       },
     });
-    const reviewIds: string[] = [];
-    for (const principal of principals) {
+    // Per user: the request's headers, the principal they authenticate as, and its review.
+    const subjects: Subject[] = [];
+    for (const user of users) {
+      const headers = { 'x-api-key': user.token };
+      const principal = await authenticate(deps, headers, 'api');
+      let reviewId = '';
       await service.create(
         principal,
         { pull_request_url: 'https://github.com/acme/shop/pull/2' },
         async (_trx, review) => {
-          reviewIds.push(review.id);
+          reviewId = review.id;
         },
       );
+      subjects.push({ headers, principal, reviewId });
     }
     const lookups = countingLookups(handle.db);
     const read = reviewReader(handle.db);
-    const user = (i: number) => i % users.length;
-    const authenticateOne = (i: number) =>
-      authenticateCounted(deps, lookups, { 'x-api-key': users[user(i)]?.token }, 'api');
-    const readOne = (i: number) => read(principals[user(i)] as never, reviewIds[user(i)] as string);
+    const subject = (i: number) => subjects[i % subjects.length] as Subject;
+    const authenticateOne = (i: number) => authenticateCounted(deps, lookups, subject(i).headers, 'api');
+    const readOne = (i: number) => read(subject(i).principal, subject(i).reviewId);
 
     const statements: StatementFigures[] = [];
     for (const [statement, call] of [
