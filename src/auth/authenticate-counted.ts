@@ -1,6 +1,7 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import { batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
 import { prepared } from '../db/database.js';
+import { statementWaitLimit } from '../db/database-unavailable.js';
 import type { Database } from '../db/schema.js';
 import { type RateVerdict, rateVerdict, rateWindowStart } from '../limits/request-rate.js';
 import { batchCalls } from '../shared/batch-calls.js';
@@ -88,23 +89,25 @@ const USERS_SQL = prepared(
 
 /**
  * Lookups that count each request in the statement that finds its credential, and share that
- * statement between concurrent requests: one round trip for a batch instead of two per request.
+ * statement between concurrent requests: one round trip for a batch of requests. A call waits
+ * for its batch to start at most `waitMs` (DatabaseHandle.connectWaitMs).
  */
-export function countingLookups(db: Kysely<Database>): CredentialLookups {
+export function countingLookups(db: Kysely<Database>, waitMs?: number): CredentialLookups {
+  const limit = statementWaitLimit(waitMs);
   const tokens = batchCalls<{ tokenHash: string; now: Date }, CountedToken | undefined>(async (calls) => {
     const inputs = calls.map((call) => [call.tokenHash, rateWindowStart(call.now).getTime(), call.now.getTime()]);
     const result = await db.executeQuery<BatchRow<CountedToken>>(
       CompiledQuery.raw(TOKENS_SQL, [batchInputsParameter(inputs)]),
     );
     return inInputOrder(result.rows, calls.length);
-  });
+  }, limit);
   const users = batchCalls<{ userId: string; now: Date }, CountedUser | undefined>(async (calls) => {
     const inputs = calls.map((call) => [call.userId, rateWindowStart(call.now).getTime()]);
     const result = await db.executeQuery<BatchRow<CountedUser>>(
       CompiledQuery.raw(USERS_SQL, [batchInputsParameter(inputs)]),
     );
     return inInputOrder(result.rows, calls.length);
-  });
+  }, limit);
   return {
     token: (tokenHash, now) => tokens({ tokenHash, now }),
     async user(userId, now) {

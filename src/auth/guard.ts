@@ -28,6 +28,8 @@ export interface GuardDeps extends AuthenticateDeps {
    * X-RateLimit-* headers on the answer and refuse past the budget with 429.
    */
   rateLimit?: boolean;
+  /** How long a request waits for the shared statement to start (DatabaseHandle.connectWaitMs). */
+  statementWaitMs?: number | undefined;
 }
 
 /**
@@ -36,7 +38,7 @@ export interface GuardDeps extends AuthenticateDeps {
  */
 export function makeGuard(deps: GuardDeps): Guard {
   // One set per guard: concurrent requests share its batched statements.
-  const counting = deps.rateLimit ? countingLookups(deps.db) : undefined;
+  const counting = deps.rateLimit ? countingLookups(deps.db, deps.statementWaitMs) : undefined;
   return (options = {}) =>
     async (request, reply) => {
       const surface = options.surface ?? 'api';

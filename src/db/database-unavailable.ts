@@ -1,3 +1,5 @@
+import type { BatchOptions } from '../shared/batch-calls.js';
+
 /**
  * SQLSTATEs of a server that is away rather than of a query that is wrong: class 08 (connection
  * exception), 57P01-57P03 (shut down by an administrator, crashed, cannot connect now: starting
@@ -36,6 +38,7 @@ const PG_MESSAGES = [
  * that failed on every address as an AggregateError).
  */
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (error instanceof StatementWaitTimeout) return true;
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
   const { code, message, cause, errors } = error as {
     code?: unknown;
@@ -50,4 +53,21 @@ export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
   if (typeof message === 'string' && PG_MESSAGES.some((pattern) => pattern.test(message))) return true;
   if (Array.isArray(errors) && errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) return true;
   return cause !== undefined && isDatabaseUnavailable(cause, depth + 1);
+}
+
+/**
+ * A call of a shared statement (batchCalls) that waited for its batch to start as long as a
+ * statement of its own may wait for a connection (the pool's connect time-out): the database is
+ * as away, or as busy, as when the pool has no connection to give, and the caller answers 503.
+ */
+export class StatementWaitTimeout extends Error {
+  constructor(waitedMs: number) {
+    super(`timeout exceeded waiting ${waitedMs} ms for a shared statement to start`);
+    this.name = 'StatementWaitTimeout';
+  }
+}
+
+/** batchCalls' options for a shared statement: calls wait for their batch at most `waitMs` (none: no limit). */
+export function statementWaitLimit(waitMs: number | undefined): Pick<BatchOptions, 'maxWaitMs' | 'waitTimeout'> {
+  return waitMs === undefined ? {} : { maxWaitMs: waitMs, waitTimeout: () => new StatementWaitTimeout(waitMs) };
 }

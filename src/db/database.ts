@@ -49,6 +49,11 @@ function usePreparedStatements(pool: pg.Pool) {
 export interface DatabaseHandle {
   db: Db;
   kind: 'postgres' | 'embedded';
+  /**
+   * How long a statement may wait for a connection (the pool's connect time-out), which the
+   * shared statements also give a call waiting for its batch; undefined: no limit (embedded).
+   */
+  connectWaitMs?: number | undefined;
   /** Answers whether the database responds, within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -61,6 +66,8 @@ export interface DatabaseHandle {
  * costs little (bench/startup-memory measures both).
  */
 export const EMBEDDED_SHARED_BUFFERS = '16MB';
+
+const DEFAULT_TIMEOUTS = { connectMs: 5_000, queryMs: 30_000 };
 
 export type DatabaseTarget =
   // queryMs 0: no query time-out (migrations).
@@ -104,7 +111,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let ownedLite: PGlite | undefined;
   let unlock: (() => Promise<void>) | undefined;
   if ('url' in target) {
-    const timeouts = target.timeouts ?? { connectMs: 5_000, queryMs: 30_000 };
+    const timeouts = target.timeouts ?? DEFAULT_TIMEOUTS;
     pool = new pg.Pool({
       connectionString: target.url,
       max: target.poolSize ?? 10,
@@ -148,6 +155,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: 'url' in target ? 'postgres' : 'embedded',
+    connectWaitMs: 'url' in target ? (target.timeouts ?? DEFAULT_TIMEOUTS).connectMs : undefined,
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {

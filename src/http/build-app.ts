@@ -151,7 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const keys = jwtKeys(deps.secrets.jwtSecret, config.publicUrl);
   // Decisions §6: every authenticated request is counted (in the statement that authenticates
   // it) and every authenticated answer carries the budget, errors included.
-  const guard = makeGuard({ db, clock, jwtKeys: keys, rateLimit: true });
+  const statementWaitMs = deps.database.connectWaitMs;
+  const guard = makeGuard({ db, clock, jwtKeys: keys, rateLimit: true, statementWaitMs });
 
   registerOAuthRoutes(app, {
     db,
@@ -192,7 +193,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     githubServerUrl: config.github.serverUrl,
     readPullRequest: github.readPullRequest,
   });
-  registerReviewRoutes(app, { db, clock, guard, service: reviews });
+  registerReviewRoutes(app, { db, clock, guard, service: reviews, statementWaitMs });
   if (deps.probot !== undefined) {
     registerGitHubWebhookRoute(app, { db, clock, probot: deps.probot, onQueued: deps.onQueued });
   }

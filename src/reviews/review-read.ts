@@ -9,6 +9,7 @@ import {
 import type { Principal as FullPrincipal } from '../auth/principal.js';
 import { batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
 import { prepared } from '../db/database.js';
+import { statementWaitLimit } from '../db/database-unavailable.js';
 import type { Database, Mode, ReviewRow } from '../db/schema.js';
 import { batchCalls } from '../shared/batch-calls.js';
 import { notFound } from '../shared/errors.js';
@@ -59,16 +60,20 @@ type Principal = Pick<FullPrincipal, 'userId' | 'mode'>;
 
 /**
  * The review for a read route, 404 when the principal cannot see it. One reader per app:
- * concurrent reads share its statement.
+ * concurrent reads share its statement; a read waits for its batch to start at most `waitMs`
+ * (DatabaseHandle.connectWaitMs).
  */
-export function reviewReader(db: Kysely<Database>): (principal: Principal, id: string) => Promise<ReviewForRead> {
+export function reviewReader(
+  db: Kysely<Database>,
+  waitMs?: number,
+): (principal: Principal, id: string) => Promise<ReviewForRead> {
   const read = batchCalls<{ principal: Principal; id: string }, ReviewForRead | undefined>(async (calls) => {
     const inputs = calls.map((call) => [call.id, call.principal.userId, call.principal.mode]);
     const result = await db.executeQuery<ReviewForRead & { ord: number }>(
       CompiledQuery.raw(READ_BATCH_SQL, [batchInputsParameter(inputs)]),
     );
     return inInputOrder(result.rows, calls.length);
-  });
+  }, statementWaitLimit(waitMs));
   return async (principal, id) => {
     // PostgreSQL refuses a NUL in text, and the error would fail every read of the batch; no id has one.
     if (id.includes('\u0000')) throw notFound('Review');

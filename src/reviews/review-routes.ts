@@ -36,6 +36,8 @@ export interface ReviewRouteDeps {
   clock: Clock;
   guard: Guard;
   service: ReviewService;
+  /** How long a read waits for the shared statement to start (DatabaseHandle.connectWaitMs). */
+  statementWaitMs?: number | undefined;
 }
 
 const idParams = z.object({ id: z.string().max(100) });
@@ -47,7 +49,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
   const r = app.withTypeProvider<ZodTypeProvider>();
   const read = deps.guard({ scope: 'review:read' });
   const write = deps.guard({ scope: 'review:write' });
-  const findReviewForRead = reviewReader(deps.db);
+  const findReviewForRead = reviewReader(deps.db, deps.statementWaitMs);
 
   r.post(
     '/v1/reviews',

@@ -3,10 +3,19 @@ export interface BatchOptions {
   maxBatch?: number;
   /** The most batches running at once; further calls wait for one to end. */
   maxInFlight?: number;
+  /**
+   * How long a call may wait for its batch to start; past it the call is rejected with
+   * `waitTimeout()`. Unset: no limit. (A statement of its own would have waited at most the
+   * pool's connect time-out for a connection: the same bound applies to waiting for a batch.)
+   */
+  maxWaitMs?: number | undefined;
+  waitTimeout?: () => Error;
 }
 
 interface Waiting<I, O> {
   input: I;
+  /** performance.now() when the call was made. */
+  since: number;
   resolve: (output: O) => void;
   reject: (error: unknown) => void;
 }
@@ -21,7 +30,8 @@ interface Waiting<I, O> {
  * in per-statement work, in Node and in PostgreSQL, not in the rows (bench/api-throughput).
  *
  * A batch that fails rejects each of its calls with the same error. A batch has no time limit of
- * its own: `run` must settle (the database pool's query time-out ends a lost statement).
+ * its own: `run` must settle (the database pool's query time-out ends a lost statement). A call
+ * still waiting for its batch after `maxWaitMs` is rejected (`waitTimeout`).
  */
 export function batchCalls<I, O>(
   run: (inputs: I[]) => Promise<O[]>,
@@ -32,6 +42,7 @@ export function batchCalls<I, O>(
   let waiting: Waiting<I, O>[] = [];
   let inFlight = 0;
   let scheduled = false;
+  let deadline: NodeJS.Timeout | undefined;
 
   const start = (batch: Waiting<I, O>[]) => {
     inFlight += 1;
@@ -57,6 +68,29 @@ export function batchCalls<I, O>(
       });
   };
 
+  // Calls wait in the order they came, so the oldest is first: one timer, for its deadline.
+  const expire = () => {
+    deadline = undefined;
+    const { maxWaitMs, waitTimeout } = options;
+    if (maxWaitMs === undefined) return;
+    const now = performance.now();
+    let expired = 0;
+    while (expired < waiting.length && (waiting[expired] as Waiting<I, O>).since + maxWaitMs <= now) expired += 1;
+    if (expired > 0) {
+      const error = waitTimeout?.() ?? new Error(`the call waited over ${maxWaitMs} ms for its batch to start`);
+      for (const call of waiting.slice(0, expired)) call.reject(error);
+      waiting = waiting.slice(expired);
+    }
+    armDeadline();
+  };
+
+  const armDeadline = () => {
+    const oldest = waiting[0];
+    if (options.maxWaitMs === undefined || deadline !== undefined || oldest === undefined) return;
+    deadline = setTimeout(expire, Math.max(0, oldest.since + options.maxWaitMs - performance.now()));
+    deadline.unref();
+  };
+
   const flush = () => {
     scheduled = false;
     while (waiting.length > 0 && inFlight < maxInFlight) {
@@ -64,6 +98,7 @@ export function batchCalls<I, O>(
       waiting = waiting.length <= maxBatch ? [] : waiting.slice(maxBatch);
       start(batch);
     }
+    armDeadline();
   };
 
   const schedule = () => {
@@ -74,7 +109,7 @@ export function batchCalls<I, O>(
 
   return (input) =>
     new Promise<O>((resolve, reject) => {
-      waiting.push({ input, resolve, reject });
+      waiting.push({ input, since: performance.now(), resolve, reject });
       schedule();
     });
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
-import { isDatabaseUnavailable } from '../../src/db/database-unavailable.js';
+import { isDatabaseUnavailable, StatementWaitTimeout } from '../../src/db/database-unavailable.js';
 import { expectDatabaseUnavailable } from '../helpers/expect-unavailable.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -64,12 +64,19 @@ describe('a query that got no answer', () => {
     expect(isDatabaseUnavailable(new Error('Query read timeout'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('Query read timeout: something else'))).toBe(false);
   });
+
+  it('counts a call that waited past the connect time-out for a shared statement as the database being away', () => {
+    expect(isDatabaseUnavailable(new StatementWaitTimeout(400))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('timeout exceeded waiting 400 ms for a shared statement to start'))).toBe(
+      false,
+    );
+  });
 });
 
 /**
  * With a database that stops answering, requests answer 503 service_unavailable after the
  * configured waits (DATABASE_QUERY_TIMEOUT_MS for a query sent, DATABASE_CONNECT_TIMEOUT_MS for a
- * connection or a free slot in the pool) instead of hanging; the connections that timed out are
+ * connection, a free slot in the pool or a shared statement's batch to start) instead of hanging; the connections that timed out are
  * dropped, not reused, and the service recovers by itself once the database answers again.
  */
 describeOnPostgres('a database that hangs instead of refusing', () => {
@@ -105,13 +112,21 @@ describeOnPostgres('a database that hangs instead of refusing', () => {
     relay.freeze();
     // Two requests hold the pool's two connections with a query sent and no answer (each in a
     // batch of its own: the second is sent once the first query is out); the third waits for a
-    // batch to end, then for a connection. None may hang.
+    // batch to start, which it gives up after the connect time-out (400 ms), before the two
+    // queries time out (800 ms). None may hang.
     const first = list();
     await until('the first query to be sent', () => relay.heldBack() >= 1);
     const second = list();
     await until('the second query to be sent', () => relay.heldBack() >= 2);
-    const answers = await Promise.all([first, second, list()]);
+    const answered: string[] = [];
+    const noted = (name: string, res: ReturnType<typeof list>) =>
+      res.then((r) => {
+        answered.push(name);
+        return r;
+      });
+    const answers = await Promise.all([noted('first', first), noted('second', second), noted('third', list())]);
     for (const res of answers) expectDatabaseUnavailable(res, t.clock.now());
+    expect(answered[0]).toBe('third');
     // Both connections whose query timed out are closed by the app at once. Kept in the pool,
     // each would make the next query wait behind its lost one for another query timeout, until
     // the pool's idle timeout (10 s) ended it: the wait here is well under that.
