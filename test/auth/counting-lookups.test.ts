@@ -100,6 +100,26 @@ describe('counting lookups shared by concurrent requests', () => {
     expect(await windows(expired.user.id)).toEqual([]);
   });
 
+  it("numbers only a user's good requests when the same batch also carries that user's revoked key", async () => {
+    const lookups = countingLookups(database.db);
+    const good = await userWithToken();
+    const { row, token } = await createApiToken(database.db, {
+      userId: good.user.id,
+      name: 'old',
+      scopes: ['review:read'],
+      mode: 'live',
+      expiresInSeconds: 3600,
+      now: NOW,
+    });
+    await revokeApiToken(database.db, good.user.id, row.id, NOW);
+    const revokedHash = hashSecret(token);
+    const sent = [revokedHash, good.hash, revokedHash, good.hash, good.hash];
+    const rows = await Promise.all(sent.map((hash) => lookups.token(hash, NOW)));
+    // The revoked key's rows take no number and do not shift the good ones'.
+    expect(rows.map((found) => found?.request_count)).toEqual([null, 1, null, 2, 3]);
+    expect((await windows(good.user.id)).map((w) => w.count)).toEqual([3]);
+  });
+
   it('counts each request of a batch in the window of its own time', async () => {
     const lookups = countingLookups(database.db);
     const { user, hash } = await userWithToken(7200);

@@ -101,4 +101,48 @@ describe('batchCalls', () => {
       'batch answered 1 outputs for 2 inputs',
     ]);
   });
+
+  it('batches calls made in separate callbacks of one event-loop phase (as requests parsed together)', async () => {
+    const calls: number[][] = [];
+    const double = batchCalls(async (inputs: number[]) => {
+      calls.push(inputs);
+      return inputs.map((n) => 2 * n);
+    });
+    // Each request reaches its statement from a callback of its own, after awaits of its own: a
+    // flush at the end of each callback (a microtask) would give every request its own batch.
+    const answers = await Promise.all(
+      [1, 2, 3].map(
+        (n) =>
+          new Promise<number>((resolve, reject) => {
+            setImmediate(() => {
+              Promise.resolve()
+                .then(() => double(n))
+                .then(resolve, reject);
+            });
+          }),
+      ),
+    );
+    expect(answers).toEqual([2, 4, 6]);
+    expect(calls).toEqual([[1, 2, 3]]);
+  });
+
+  it('rejects a call still waiting for its batch after maxWaitMs, and serves the calls after it', async () => {
+    const { run, batches, openNext } = gatedRun();
+    const call = batchCalls(run, {
+      maxInFlight: 1,
+      maxWaitMs: 20,
+      waitTimeout: () => new Error('no slot within 20 ms'),
+    });
+    const first = call(1);
+    await tick();
+    const stuck = call(2);
+    await expect(stuck).rejects.toThrow('no slot within 20 ms');
+    // The expired call left the queue: it is in no batch, and a later call gets the next one.
+    const later = call(3);
+    await openNext();
+    expect(await first).toBe('answer 1');
+    await openNext();
+    expect(await later).toBe('answer 3');
+    expect(batches).toEqual([[1], [3]]);
+  });
 });
