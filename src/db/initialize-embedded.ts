@@ -20,6 +20,8 @@ try {
 }
 `;
 
+const CREATE_TIMEOUT_MS = 120_000;
+
 /**
  * Creates PGlite's cluster in `dir` (PGlite's initdb) in a child process, when the directory has
  * none yet (making the directory as needed). Run in the server's own process, initdb grew the WebAssembly heap to ~800 MB, which
@@ -36,11 +38,14 @@ export async function initializeEmbeddedCluster(dir: string, startParams: readon
     execFile(
       process.execPath,
       ['--input-type=module', '--eval', CREATE_CLUSTER, moduleUrl, dir, JSON.stringify(startParams)],
-      { maxBuffer: 4 * 1024 * 1024 },
+      // initdb takes seconds; a child that hangs must not hold the server's start (and the data
+      // directory's lock) for ever.
+      { maxBuffer: 4 * 1024 * 1024, timeout: CREATE_TIMEOUT_MS, killSignal: 'SIGKILL' },
       (error, _stdout, stderr) => {
         if (error === null) return resolve();
         const said = stderr.trim().split('\n').at(-1) || error.message;
-        reject(new Error(`the embedded database could not be created in ${dir}: ${said}`, { cause: error }));
+        const why = error.killed ? `no answer within ${CREATE_TIMEOUT_MS / 1000} s` : said;
+        reject(new Error(`the embedded database could not be created or started in ${dir}: ${why}`, { cause: error }));
       },
     );
   });

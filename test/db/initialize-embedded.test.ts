@@ -32,7 +32,7 @@ describe('the embedded cluster, created in a child process', () => {
       () => 'created',
       (error: Error) => error.message,
     );
-    expect(message).toMatch(new RegExp(`^the embedded database could not be created in ${dir}: \\S`));
+    expect(message).toMatch(new RegExp(`^the embedded database could not be created or started in ${dir}: \\S`));
     expect(message).not.toMatch(/\n|\bat /);
   });
 
