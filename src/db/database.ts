@@ -8,6 +8,7 @@ import { lockDataDir } from './data-dir-lock.js';
 import { initializeEmbeddedCluster } from './initialize-embedded.js';
 import { parseTimestamptz } from './parse-timestamptz.js';
 import type { Database } from './schema.js';
+import { yieldAfterQuery } from './yield-after-query.js';
 
 // int8 (counts, GitHub ids) as JS numbers: every value we keep fits in 2^53, and PGlite's
 // shim and node-postgres then agree on the type.
@@ -150,11 +151,15 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   pool.on('error', () => {});
   pool.on('connect', (client) => client.on('error', () => {}));
   usePreparedStatements(pool);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const embedded = !('url' in target);
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: embedded ? [yieldAfterQuery] : [],
+  });
   let closed = false;
   return {
     db,
-    kind: 'url' in target ? 'postgres' : 'embedded',
+    kind: embedded ? 'embedded' : 'postgres',
     connectWaitMs: 'url' in target ? (target.timeouts ?? DEFAULT_TIMEOUTS).connectMs : undefined,
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
