@@ -154,7 +154,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   const embedded = !('url' in target);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
-    plugins: embedded ? [yieldAfterQuery] : [],
+    plugins: embedded ? [yieldAfterQuery()] : [],
   });
   let closed = false;
   return {
