@@ -5,15 +5,12 @@ import type {
   QueryResult,
   UnknownRow,
 } from 'kysely';
-
-/** The longest the embedded database's statements may keep the event loop from a turn. */
-export const EMBEDDED_TURN_BUDGET_MS = 10;
+import { EVENT_LOOP_TURN_BUDGET_MS, turnBudget } from '../shared/turn-budget.js';
 
 /**
- * A Kysely plugin for the embedded database only: when the statements answered since the event
- * loop's last turn have taken more than `budgetMs`, the caller waits for a turn (setImmediate)
- * before it goes on. PGlite runs
- * inside this process and its node-postgres shim answers through promise callbacks, never
+ * A Kysely plugin for the embedded database only: after each statement, a turnBudget pause, so
+ * statements that have kept the event loop from a turn for over `budgetMs` wait for one. PGlite
+ * runs inside this process and its node-postgres shim answers through promise callbacks, never
  * through I/O: while statements are queued (the workers' jobs, other requests) each one starts in
  * the callbacks of the last, and the whole queue runs as one unbroken chain of microtasks.
  * Sockets are not read until it ends. Under 50 connections of POST /v1/reviews the event loop
@@ -25,23 +22,12 @@ export const EMBEDDED_TURN_BUDGET_MS = 10;
  * (bench/README, "The embedded database and the event loop"). Not for PostgreSQL: there every
  * answer arrives as socket I/O, in a turn of its own.
  */
-export function yieldAfterQuery(budgetMs = EMBEDDED_TURN_BUDGET_MS): KyselyPlugin {
-  // Set while statements answer with no turn of the event loop in between: a watcher, queued
-  // for the loop's next check phase, clears it.
-  let chainStartedAt: number | undefined;
+export function yieldAfterQuery(budgetMs = EVENT_LOOP_TURN_BUDGET_MS): KyselyPlugin {
+  const pause = turnBudget(budgetMs);
   return {
     transformQuery: (args: PluginTransformQueryArgs) => args.node,
     async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
-      const now = performance.now();
-      if (chainStartedAt === undefined) {
-        chainStartedAt = now;
-        setImmediate(() => {
-          chainStartedAt = undefined;
-        });
-      } else if (now - chainStartedAt > budgetMs) {
-        // The watcher was queued first: by the time this resumes, it has ended the chain.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
+      await pause();
       return args.result;
     },
   };

@@ -1,0 +1,30 @@
+/**
+ * How long work that runs inside this process without I/O (the embedded database's statements,
+ * the engine's files) may keep the event loop from a turn before it waits for one.
+ */
+export const EVENT_LOOP_TURN_BUDGET_MS = 10;
+
+/**
+ * A pause for long runs of in-process work: call it between steps and await it. It resolves at
+ * once (a microtask) until the steps since the event loop's last turn have taken over
+ * `budgetMs`; then it waits for a turn (setImmediate), so sockets are read, timers fire and
+ * health checks answer in between. Work that never runs that long never waits, and a burst of
+ * short steps keeps running together.
+ */
+export function turnBudget(budgetMs: number = EVENT_LOOP_TURN_BUDGET_MS): () => Promise<void> {
+  // Set while steps run with no turn in between: a watcher, queued for the loop's next check
+  // phase when a run starts, clears it.
+  let runStartedAt: number | undefined;
+  return async () => {
+    const now = performance.now();
+    if (runStartedAt === undefined) {
+      runStartedAt = now;
+      setImmediate(() => {
+        runStartedAt = undefined;
+      });
+    } else if (now - runStartedAt > budgetMs) {
+      // The watcher was queued first: by the time this resumes, it has ended the run.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  };
+}
