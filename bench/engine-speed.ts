@@ -17,14 +17,12 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { reviewChange } from '../src/engine/review-change.js';
 import { matchRule, parseSource } from '../src/engine/rules/ast-grep.js';
 import { RULES } from '../src/engine/rules/packs/index.js';
 import type { Rule } from '../src/engine/rules/rule-schema.js';
 import type { EngineOptions, EngineResult } from '../src/engine/types.js';
-import { EVENT_LOOP_TURN_BUDGET_MS } from '../src/shared/turn-budget.js';
 import { childrenCpuMs } from './speed/children-cpu-ms.js';
 import { type GeneratedFile, generateChange, SPEED_LANGUAGES, type SpeedLanguage } from './speed/generate.js';
 
@@ -73,32 +71,18 @@ const percentile = (sorted: number[], p: number) =>
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-function review(files: GeneratedFile[]): Promise<EngineResult> {
+function review(files: GeneratedFile[]): EngineResult {
   return reviewChange({ files: files.map((f) => f.file) }, ENGINE_OPTIONS);
 }
 
-/**
- * The longest the event loop waited for a turn while the engine reviewed `files` (it runs beside
- * the API in `serve`), with the turn budget given; Infinity is the engine with no turns at all.
- */
-async function longestStallMs(files: GeneratedFile[], turnBudgetMs: number): Promise<number> {
-  const delay = monitorEventLoopDelay({ resolution: 1 });
-  delay.enable();
-  await reviewChange({ files: files.map((f) => f.file) }, { ...ENGINE_OPTIONS, turnBudgetMs });
-  // The stall ends where the review does: one more tick of the monitor records it.
-  await new Promise((resolve) => setTimeout(resolve, 5));
-  delay.disable();
-  return delay.max / 1e6;
-}
-
 /** Wall and CPU time (user + system) of each run, ms: CPU time varies far less on a loaded machine. */
-async function timeRuns(runs: number, fn: () => Promise<unknown>): Promise<{ wall: number[]; cpu: number[] }> {
+function timeRuns(runs: number, fn: () => void): { wall: number[]; cpu: number[] } {
   const wall: number[] = [];
   const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = now();
     const startCpu = process.cpuUsage();
-    await fn();
+    fn();
     const used = process.cpuUsage(startCpu);
     wall.push(now() - start);
     cpu.push((used.user + used.system) / 1000);
@@ -242,45 +226,38 @@ function runCli(bin: string, project: string, source: string, threads: number | 
 
 // ------------------------------------------------------------------ main
 
-async function main(): Promise<void> {
+function main(): void {
   const options = parseArgs(process.argv.slice(2));
   const files = generateChange(options.lines);
   const totalLines = files.reduce((s, f) => s + f.lines, 0);
   const memBefore = process.memoryUsage();
 
   // Warm-up (grammars registered, rule objects compiled by the JIT), then the timed runs.
-  const warm = await review(files);
-  const { wall: times, cpu: cpuTimes } = await timeRuns(options.runs, () => review(files));
+  const warm = review(files);
+  const { wall: times, cpu: cpuTimes } = timeRuns(options.runs, () => review(files));
   const wall = median(times);
   const cpu = median(cpuTimes);
   const memAfter = process.memoryUsage();
-  const eventLoop = {
-    budgetMs: EVENT_LOOP_TURN_BUDGET_MS,
-    longestStallMs: await longestStallMs(files, EVENT_LOOP_TURN_BUDGET_MS),
-    withoutTurnsMs: await longestStallMs(files, Number.POSITIVE_INFINITY),
-  };
 
   // Per language: the same files grouped, each group reviewed as its own change.
-  const perLanguage = [];
-  for (const language of SPEED_LANGUAGES) {
+  const perLanguage = SPEED_LANGUAGES.map((language) => {
     const group = files.filter((f) => f.language === language);
     const lines = group.reduce((s, f) => s + f.lines, 0);
-    const ms = median((await timeRuns(options.runs, () => review(group))).wall);
-    perLanguage.push({ language, files: group.length, lines, ms, linesPerSecond: (lines / ms) * 1000 });
-  }
+    const ms = median(timeRuns(options.runs, () => review(group)).wall);
+    return { language, files: group.length, lines, ms, linesPerSecond: (lines / ms) * 1000 };
+  });
 
   // Per file: each file alone, as a one-file pull request.
-  const latencies: number[] = [];
-  for (const f of files) {
+  const latencies = files.map((f) => {
     const start = now();
-    await review([f]);
-    latencies.push(now() - start);
-  }
+    review([f]);
+    return now() - start;
+  });
   const sortedLatencies = [...latencies].sort((a, b) => a - b);
 
   const pr = subset(files, options.prLines);
   const prLines = pr.reduce((s, f) => s + f.lines, 0);
-  const prMs = median((await timeRuns(Math.max(options.runs, 5), () => review(pr))).wall);
+  const prMs = median(timeRuns(Math.max(options.runs, 5), () => review(pr)).wall);
 
   let baseline: { rules: number; files: number; runs: CliRun[]; dir: string } | { error: string } | undefined;
   if (options.baseline) {
@@ -331,7 +308,6 @@ async function main(): Promise<void> {
       heapUsedAfterMb: memAfter.heapUsed / MB,
     },
     pullRequest: { files: pr.length, changedLines: prLines, ms: prMs },
-    eventLoop,
   };
 
   if (options.json) {
@@ -360,9 +336,6 @@ async function main(): Promise<void> {
   out.push(
     '  per file      ' +
       `p50 ${fmt(ours.perFileMs.p50, 2)} ms, p95 ${fmt(ours.perFileMs.p95, 2)} ms, p99 ${fmt(ours.perFileMs.p99, 2)} ms, max ${fmt(ours.perFileMs.max, 2)} ms (${files.length} files, each reviewed alone)`,
-  );
-  out.push(
-    `  event loop    longest wait for a turn during a review ${fmt(eventLoop.longestStallMs, 1)} ms (turn budget ${eventLoop.budgetMs} ms); the same review with no turns: ${fmt(eventLoop.withoutTurnsMs, 1)} ms`,
   );
   out.push(
     `  memory        rss ${fmt(ours.memory.rssBeforeMb, 1)} -> ${fmt(ours.memory.rssAfterMb, 1)} MB, heapUsed ${fmt(ours.memory.heapUsedBeforeMb, 1)} -> ${fmt(ours.memory.heapUsedAfterMb, 1)} MB`,
@@ -409,4 +382,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-await main();
+main();

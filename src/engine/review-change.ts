@@ -1,5 +1,4 @@
 import type { SgNode } from '@ast-grep/napi';
-import { EVENT_LOOP_TURN_BUDGET_MS, turnBudget } from '../shared/turn-budget.js';
 import { functionComplexities, touchedFunctions } from './complexity/index.js';
 import { DiffIndex } from './diff/diff-index.js';
 import { reconstructNewSide } from './diff/reconstruct-new-side.js';
@@ -110,13 +109,12 @@ function analyzeSource(
 }
 
 /**
- * The engine's entry point: a change in, findings and measurements out, no I/O (asynchronous
- * only to leave the event loop its turns, see turnBudget). Each file is
+ * The engine's entry point: a change in, findings and measurements out, no I/O. Each file is
  * classified (lock, generated, vendored, minified, binary and oversized files are skipped and
  * listed), scanned for secrets on its added lines, and, in a language we read, run through the
  * rule packs and measured for complexity. Findings land only on added lines.
  */
-export async function reviewChange(change: ChangeSet, options: EngineOptions): Promise<EngineResult> {
+export function reviewChange(change: ChangeSet, options: EngineOptions): EngineResult {
   const findings: Finding[] = [];
   const skipped: SkippedFile[] = [];
   const complexities: number[] = [];
@@ -125,13 +123,9 @@ export async function reviewChange(change: ChangeSet, options: EngineOptions): P
   let linesAnalyzed = 0;
   const now = options.now ?? (() => performance.now());
   const deadline = now() + (options.timeBudgetMs ?? REVIEW_TIME_BUDGET_MS);
-  // The engine runs in the server's process, beside the API: between files, the event loop gets
-  // a turn once the files since its last one took over the budget (one file is not split).
-  const pause = turnBudget(options.turnBudgetMs ?? EVENT_LOOP_TURN_BUDGET_MS);
 
   for (const file of change.files) {
     if (file.status === 'removed') continue;
-    await pause();
     if (now() > deadline) {
       skipped.push({ path: file.path, reason: 'review time budget reached' });
       continue;

@@ -46,11 +46,6 @@ export interface EngineOptions {
   timeBudgetMs?: number | undefined;
   /** Milliseconds clock, injectable for tests (default performance.now). */
   now?: (() => number) | undefined;
-  /**
-   * How long files may keep the event loop from a turn before the next one waits for it
-   * (default EVENT_LOOP_TURN_BUDGET_MS, shared/turn-budget.ts).
-   */
-  turnBudgetMs?: number | undefined;
 }
 
 /** Spec 2.5 figures the engine measures (issue counters are derived from the findings). */

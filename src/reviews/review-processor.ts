@@ -59,7 +59,7 @@ export function makeReviewProcessor(deps: ReviewProcessorDeps) {
     } else {
       try {
         const files = await deps.readChangedFiles(review);
-        const engine = await reviewChange(
+        const engine = reviewChange(
           { files },
           { checkSecurity: review.options.check_security, checkPerformance: review.options.check_performance },
         );

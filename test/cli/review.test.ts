@@ -338,7 +338,7 @@ describe('redline review (main)', () => {
   });
 
   it('exits 1 when a comment is at or above --fail-on (default critical), 0 otherwise', async () => {
-    const engine = (findings: Finding[]) => async (): Promise<EngineResult> => ({
+    const engine = (findings: Finding[]) => (): EngineResult => ({
       findings,
       summary: 'synthetic',
       analysis: { files_analyzed: 1, lines_analyzed: 1, complexity_avg: 0, test_coverage: 0, tokens_used: 0 },

@@ -85,12 +85,12 @@ describe('golden diffs: exact comments per language', () => {
     }
   });
 
-  it.each(GOLDEN_CASES)('%s/%s', async (language, name) => {
+  it.each(GOLDEN_CASES)('%s/%s', (language, name) => {
     const { diff, head, expected } = loadCase(language, name);
     const files = changeOf(diff, head);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(file.content, `${file.path} has its head text`).toBeDefined();
-    const result = await reviewChange({ files }, ALL_CHECKS);
+    const result = reviewChange({ files }, ALL_CHECKS);
     expect(brief(result)).toEqual(expected);
     expect(result.skipped).toEqual([]);
     expect(result.analysis.files_analyzed).toBe(files.length);
@@ -119,54 +119,48 @@ describe('golden diffs: exact comments per language', () => {
   // A new file's head text is exactly its added lines: the engine finds the same from the hunks.
   it.each(GOLDEN_CASES.filter(([language, name]) => /^new file mode/m.test(loadCase(language, name).diff)))(
     '%s/%s: the same comments from the patch alone (no content)',
-    async (language, name) => {
+    (language, name) => {
       const { diff, expected } = loadCase(language, name);
-      expect(brief(await reviewChange({ files: changeOf(diff) }, ALL_CHECKS))).toEqual(expected);
+      expect(brief(reviewChange({ files: changeOf(diff) }, ALL_CHECKS))).toEqual(expected);
     },
   );
 
-  it('check_security off drops the security comments and keeps the others', async () => {
+  it('check_security off drops the security comments and keeps the others', () => {
     for (const [language, name] of GOLDEN_CASES) {
       const { diff, head, expected } = loadCase(language, name);
-      const result = await reviewChange(
-        { files: changeOf(diff, head) },
-        { checkSecurity: false, checkPerformance: true },
-      );
+      const result = reviewChange({ files: changeOf(diff, head) }, { checkSecurity: false, checkPerformance: true });
       expect(brief(result), `${language}/${name}`).toEqual(expected.filter((e) => e.type !== 'security'));
     }
   });
 
-  it('check_performance off drops the performance comments and keeps the others', async () => {
+  it('check_performance off drops the performance comments and keeps the others', () => {
     for (const [language, name] of GOLDEN_CASES) {
       const { diff, head, expected } = loadCase(language, name);
-      const result = await reviewChange(
-        { files: changeOf(diff, head) },
-        { checkSecurity: true, checkPerformance: false },
-      );
+      const result = reviewChange({ files: changeOf(diff, head) }, { checkSecurity: true, checkPerformance: false });
       expect(brief(result), `${language}/${name}`).toEqual(expected.filter((e) => e.type !== 'performance'));
     }
   });
 });
 
 describe('findings only on added lines', () => {
-  it('a problem in unchanged context lines gives nothing; the same line added is flagged', async () => {
+  it('a problem in unchanged context lines gives nothing; the same line added is flagged', () => {
     const { diff, head } = loadCase('javascript', 'clean-problem-in-context');
     // The fixture's context holds `eval(formula)` on line 3; only line 4 is added.
     expect(diff).toContain('\n   const result = eval(formula);\n');
     const files = changeOf(diff);
-    expect(brief(await reviewChange({ files }, ALL_CHECKS))).toEqual([]);
+    expect(brief(reviewChange({ files }, ALL_CHECKS))).toEqual([]);
     // With the whole head file as content (full context for the rules): still nothing.
-    expect(brief(await reviewChange({ files: changeOf(diff, head) }, ALL_CHECKS))).toEqual([]);
+    expect(brief(reviewChange({ files: changeOf(diff, head) }, ALL_CHECKS))).toEqual([]);
 
     // The same eval as an added line is a critical comment on that line.
     const added = diff.replace('\n   const result = eval(formula);\n', '\n+  const result = eval(formula);\n');
     const flagged = changeOf(added.replace('@@ -1,6 +1,7 @@', '@@ -1,5 +1,7 @@'), head);
-    expect(brief(await reviewChange({ files: flagged }, ALL_CHECKS))).toEqual([
+    expect(brief(reviewChange({ files: flagged }, ALL_CHECKS))).toEqual([
       { file: 'src/legacy/calculator.js', line: 3, type: 'security', severity: 'critical', ruleId: 'js.eval' },
     ]);
   });
 
-  it('a secret in a context or deleted line gives nothing', async () => {
+  it('a secret in a context or deleted line gives nothing', () => {
     const key = SECRETS.AWS_ACCESS_KEY_ID;
     const diff = [
       'diff --git a/config/aws.js b/config/aws.js',
@@ -180,7 +174,7 @@ describe('findings only on added lines', () => {
       ' module.exports = { legacyKey, region };',
       '',
     ].join('\n');
-    expect(brief(await reviewChange({ files: changeOf(diff) }, ALL_CHECKS))).toEqual([]);
+    expect(brief(reviewChange({ files: changeOf(diff) }, ALL_CHECKS))).toEqual([]);
   });
 });
 
@@ -218,30 +212,30 @@ function tooLargeDiff(): string {
 }
 
 describe('skipped files: listed with their reason, never reviewed', () => {
-  it.each(SKIPPED)('%s', async (_kind, fixture, expected) => {
-    const result = await reviewChange({ files: changeOf(readGolden(`skipped/${fixture}`)) }, ALL_CHECKS);
+  it.each(SKIPPED)('%s', (_kind, fixture, expected) => {
+    const result = reviewChange({ files: changeOf(readGolden(`skipped/${fixture}`)) }, ALL_CHECKS);
     expect(result.skipped).toEqual(expected);
     expect(result.findings).toEqual([]);
     expect(result.analysis.files_analyzed).toBe(0);
     expect(result.summary).toContain(`Not reviewed: ${expected.map((s) => `${s.path} (${s.reason})`).join(', ')}.`);
   });
 
-  it('too large', async () => {
+  it('too large', () => {
     const files = changeOf(tooLargeDiff());
     expect(files).toHaveLength(1);
     expect(files[0]?.additions).toBe(20_001);
-    const result = await reviewChange({ files }, ALL_CHECKS);
+    const result = reviewChange({ files }, ALL_CHECKS);
     expect(result.skipped).toEqual([{ path: 'data/seed-rows.js', reason: 'too large to review' }]);
     expect(result.findings).toEqual([]);
     expect(result.summary).toContain('Not reviewed: data/seed-rows.js (too large to review).');
   });
 
-  it('skipped files next to reviewed ones: the reviewed one is commented, every skipped one is listed', async () => {
+  it('skipped files next to reviewed ones: the reviewed one is commented, every skipped one is listed', () => {
     const diff = [
       readGolden('javascript/sql-injection-route.diff'),
       ...SKIPPED.map(([, fixture]) => readGolden(`skipped/${fixture}`)),
     ].join('');
-    const result = await reviewChange({ files: changeOf(diff) }, ALL_CHECKS);
+    const result = reviewChange({ files: changeOf(diff) }, ALL_CHECKS);
     expect(brief(result)).toEqual(loadCase('javascript', 'sql-injection-route').expected);
     expect(result.skipped).toEqual(SKIPPED.flatMap(([, , expected]) => expected));
     expect(result.analysis.files_analyzed).toBe(1);

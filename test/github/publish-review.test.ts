@@ -169,7 +169,7 @@ describe('a pull request with a critical problem', () => {
   });
 
   it('found by the engine in a real change, is commented on the line that has it', async () => {
-    const result = await reviewChange(
+    const result = reviewChange(
       { files: FILES.map((f) => ({ ...f, additions: 3, deletions: 0 })) },
       { checkSecurity: true, checkPerformance: true },
     );

@@ -90,7 +90,7 @@ const FILES: FakePullFile[] = [
 ];
 
 /** What the rule engine alone makes of the same files (the fallback). */
-const ENGINE = await reviewChange(
+const ENGINE = reviewChange(
   {
     files: FILES.map(
       (f): ChangedFile => ({
