@@ -17,6 +17,9 @@ import { EVENT_LOOP_TURN_BUDGET_MS, turnBudget } from '../shared/turn-budget.js'
  * stalled for up to a second at a time, and requests waited seconds before they were even read
  * (client p99 5.3-6.4 s while no request took over 133 ms once read).
  *
+ * Kysely calls a plugin's transformResult only for a statement that succeeded: a run of failing
+ * statements does not pause (none is long: each fails at once).
+ *
  * Only when the budget is spent: a turn after every statement fixed that too, but split a GET
  * burst's work into more, smaller batches and cost PGlite GET a fifth of its throughput
  * (bench/README, "The embedded database and the event loop"). Not for PostgreSQL: there every

@@ -1,16 +1,17 @@
 /**
  * How long work that runs inside this process without I/O (the embedded database's statements)
  * may keep the event loop from a turn before it waits for one. (The engine does not take turns:
- * tried, it cost 13-20% more engine CPU; decisions.md.)
+ * tried, it cost 13-17% more engine CPU; decisions.md.)
  */
 export const EVENT_LOOP_TURN_BUDGET_MS = 10;
 
 /**
- * A pause for long runs of in-process work: call it between steps and await it. It resolves at
- * once (a microtask) until the steps since the event loop's last turn have taken over
- * `budgetMs`; then it waits for a turn (setImmediate), so sockets are read, timers fire and
- * health checks answer in between. Work that never runs that long never waits, and a burst of
- * short steps keeps running together.
+ * A pause for long runs of in-process work: call it after each step and await it. It resolves
+ * at once (a microtask) until the run, timed from its first pause, has taken over `budgetMs`;
+ * then it waits for a turn (setImmediate), so sockets are read, timers fire and health checks
+ * answer in between. A stall is thus at most the budget plus the run's first step. Work that
+ * never runs that long never waits, and a burst of short steps keeps running together. Under
+ * fake timers that fake setImmediate (vi.useFakeTimers), a spent budget waits until they run.
  */
 export function turnBudget(budgetMs: number = EVENT_LOOP_TURN_BUDGET_MS): () => Promise<void> {
   // Set while steps run with no turn in between: a watcher, queued for the loop's next check
