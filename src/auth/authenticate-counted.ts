@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
+import { type BatchRow, batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
 import { prepared } from '../db/database.js';
 import { statementWaitLimit } from '../db/database-unavailable.js';
 import type { Database } from '../db/schema.js';
@@ -20,8 +20,6 @@ type Headers = Record<string, string | string[] | undefined>;
 // The lookups' rows (authenticate.ts) with the count always present: null when nothing was counted.
 type CountedToken = TokenLookupRow & { request_count: number | null };
 type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count: number | null };
-// What the batch statements add to each row: the request's place in the batch.
-type BatchRow<T> = T & { ord: number };
 
 /**
  * Decisions §6, counted in the statement that finds the credentials of a batch of concurrent

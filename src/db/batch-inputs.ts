@@ -44,11 +44,14 @@ export function batchInputsParameter(rows: readonly (readonly (string | number)[
   );
 }
 
+/** A batched statement's result row: the columns, and `ord`, the input row it answers. */
+export type BatchRow<T> = T & { ord: number };
+
 /**
  * A batch's result rows placed by their `ord`, which is dropped: one slot per input, undefined
  * where no row came back.
  */
-export function inInputOrder<T>(rows: readonly (T & { ord: number })[], size: number): (T | undefined)[] {
+export function inInputOrder<T>(rows: readonly BatchRow<T>[], size: number): (T | undefined)[] {
   const ordered: (T | undefined)[] = new Array(size).fill(undefined);
   for (const { ord, ...row } of rows) ordered[ord - 1] = row as T;
   return ordered;

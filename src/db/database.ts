@@ -111,8 +111,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let pool: pg.Pool;
   let ownedLite: PGlite | undefined;
   let unlock: (() => Promise<void>) | undefined;
+  // The pool's connect time-out, which the shared statements also give a call waiting for its batch.
+  let connectWaitMs: number | undefined;
   if ('url' in target) {
     const timeouts = target.timeouts ?? DEFAULT_TIMEOUTS;
+    connectWaitMs = timeouts.connectMs;
     pool = new pg.Pool({
       connectionString: target.url,
       max: target.poolSize ?? 10,
@@ -160,7 +163,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   return {
     db,
     kind: embedded ? 'embedded' : 'postgres',
-    connectWaitMs: 'url' in target ? (target.timeouts ?? DEFAULT_TIMEOUTS).connectMs : undefined,
+    connectWaitMs,
     async ping(timeoutMs = 2000) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<false>((resolve) => {

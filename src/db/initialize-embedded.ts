@@ -24,9 +24,10 @@ const CREATE_TIMEOUT_MS = 120_000;
 
 /**
  * Creates PGlite's cluster in `dir` (PGlite's initdb) in a child process, when the directory has
- * none yet (making the directory as needed). Run in the server's own process, initdb grew the WebAssembly heap to ~800 MB, which
- * never shrinks: a server's first start then idled at ~365 MiB instead of the ~255 MiB of every
- * later start (bench/startup-memory). The child's memory goes back to the system when it exits.
+ * none yet (making the directory as needed). Run in the server's own process, initdb grew the
+ * WebAssembly heap to ~800 MB, which never shrinks: a server's first start then idled at ~365 MiB
+ * instead of the ~255 MiB of every later start (bench/startup-memory). The child's memory goes
+ * back to the system when it exits.
  * A directory that already holds a cluster is left alone, without starting anything.
  */
 export async function initializeEmbeddedCluster(dir: string, startParams: readonly string[]): Promise<void> {

@@ -7,7 +7,7 @@ import {
   PostgresQueryCompiler,
 } from 'kysely';
 import type { Principal as FullPrincipal } from '../auth/principal.js';
-import { batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
+import { type BatchRow, batchInputsFrom, batchInputsParameter, inInputOrder } from '../db/batch-inputs.js';
 import { prepared } from '../db/database.js';
 import { statementWaitLimit } from '../db/database-unavailable.js';
 import type { Database, Mode, ReviewRow } from '../db/schema.js';
@@ -69,7 +69,7 @@ export function reviewReader(
 ): (principal: Principal, id: string) => Promise<ReviewForRead> {
   const read = batchCalls<{ principal: Principal; id: string }, ReviewForRead | undefined>(async (calls) => {
     const inputs = calls.map((call) => [call.id, call.principal.userId, call.principal.mode]);
-    const result = await db.executeQuery<ReviewForRead & { ord: number }>(
+    const result = await db.executeQuery<BatchRow<ReviewForRead>>(
       CompiledQuery.raw(READ_BATCH_SQL, [batchInputsParameter(inputs)]),
     );
     return inInputOrder(result.rows, calls.length);
