@@ -1,5 +1,5 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
 import { makeGuard } from '../auth/guard.js';
@@ -29,6 +29,7 @@ import { registerMetrics } from './metrics.js';
 import { registerOpenApi } from './openapi.js';
 import { NUL_ISSUE, nulPathIn, rejectNulCharacters } from './reject-nul.js';
 import { RequestLog } from './request-log.js';
+import { responseSerializerCompiler } from './response-serializer.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -108,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }) as unknown as FastifyInstance;
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('principal', undefined);
 
   // Decisions §3: a body that is not JSON, or not a JSON object, is an invalid request. Only
