@@ -1,9 +1,10 @@
 /**
- * bench/hot-statements: what the two statements every `GET /v1/reviews/:id` runs cost, in this
- * process (no HTTP): the counted authentication (authenticateCounted with countingLookups) and
- * the review read (reviewReader), each as the API runs it under load, `--batch` concurrent calls
- * sharing one statement, against the baseline in the same run, the same calls made one at a time
- * (a statement each, what every request paid before batching).
+ * bench/hot-statements: what the statement every `GET /v1/reviews/:id` runs costs, in this
+ * process (no HTTP): the counted authentication with the review read along (authenticateCounted
+ * with countingLookups and REVIEW_READ_ALONG), and the counted authentication alone (what every
+ * other route runs), each as the API runs it under load, `--batch` concurrent calls sharing one
+ * statement, against the baseline in the same run, the same calls made one at a time (a
+ * statement each, what every request paid before batching).
  *
  *   npm run bench:hot-statements [-- --db pglite|postgres|both] [-- --batch N] [-- --calls N]
  *                                [-- --json]
@@ -20,10 +21,9 @@ import { join } from 'node:path';
 import { authenticate } from '../src/auth/authenticate.js';
 import { authenticateCounted, countingLookups } from '../src/auth/authenticate-counted.js';
 import { jwtKeys } from '../src/auth/jwt.js';
-import type { Principal } from '../src/auth/principal.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { reviewReader } from '../src/reviews/review-read.js';
+import { REVIEW_READ_ALONG } from '../src/reviews/review-read.js';
 import { ReviewService } from '../src/reviews/review-service.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createBenchDatabase, type DatabaseKind } from './api/bench-database.js';
@@ -85,7 +85,6 @@ async function measure(
 
 interface Subject {
   headers: Record<string, string>;
-  principal: Principal;
   reviewId: string;
 }
 
@@ -111,7 +110,7 @@ async function measureDatabase(kind: DatabaseKind, options: Options, workDir: st
         throw new Error('test-mode reviews do not read GitHub');
       },
     });
-    // Per user: the request's headers, the principal they authenticate as, and its review.
+    // Per user: the request's headers and its review.
     const subjects: Subject[] = [];
     for (const user of users) {
       const headers = { 'x-api-key': user.token };
@@ -124,18 +123,21 @@ async function measureDatabase(kind: DatabaseKind, options: Options, workDir: st
           reviewId = review.id;
         },
       );
-      subjects.push({ headers, principal, reviewId });
+      subjects.push({ headers, reviewId });
     }
     const lookups = countingLookups(handle.db);
-    const read = reviewReader(handle.db);
+    const withRead = countingLookups(handle.db, undefined, REVIEW_READ_ALONG);
     const subject = (i: number) => subjects[i % subjects.length] as Subject;
     const authenticateOne = (i: number) => authenticateCounted(deps, lookups, subject(i).headers, 'api');
-    const readOne = (i: number) => read(subject(i).principal, subject(i).reviewId);
+    const authenticateAndReadOne = async (i: number) => {
+      const { along } = await authenticateCounted(deps, withRead, subject(i).headers, 'api', subject(i).reviewId);
+      if (along === undefined) throw new Error('the review read along found nothing');
+    };
 
     const statements: StatementFigures[] = [];
     for (const [statement, call] of [
       ['authenticate + count', authenticateOne],
-      ['review read', readOne],
+      ['  + review read along', authenticateAndReadOne],
     ] as const) {
       statements.push({
         statement,

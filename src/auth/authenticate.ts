@@ -62,21 +62,23 @@ export interface TokenLookupRow {
   github_token_sealed: string | null;
   memberships_synced_at: Date | null;
   request_count?: number | null;
+  along?: unknown;
 }
 
 export type UserLookupRow = Pick<
   UserRow,
   'id' | 'username' | 'plan' | 'scm_id' | 'github_token_sealed' | 'memberships_synced_at'
-> & { request_count?: number | null };
+> & { request_count?: number | null; along?: unknown };
 
 /**
  * How a credential's rows are read. A lookup may also count the request against the user's
  * hourly budget in the same statement (authenticate-counted.ts): `request_count` is then the
- * window's count after it, or null when the credential was not good enough to count.
+ * window's count after it, or null when the credential was not good enough to count. A lookup
+ * with a read along (read-along.ts) runs it for `alongKey` and answers its row as `along`.
  */
 export interface CredentialLookups {
-  token(tokenHash: string, now: Date): Promise<TokenLookupRow | undefined>;
-  user(userId: string, now: Date): Promise<UserLookupRow | undefined>;
+  token(tokenHash: string, now: Date, alongKey?: string): Promise<TokenLookupRow | undefined>;
+  user(userId: string, now: Date, alongKey?: string): Promise<UserLookupRow | undefined>;
 }
 
 export async function authenticate(deps: AuthenticateDeps, headers: Headers, surface: Surface): Promise<Principal> {
@@ -87,13 +89,17 @@ export async function authenticate(deps: AuthenticateDeps, headers: Headers, sur
   return (await authenticateWith(deps, headers, surface, lookups)).principal;
 }
 
-/** authenticate() with the given lookups; also the request's count when they counted it, and the time used. */
+/**
+ * authenticate() with the given lookups; also the request's count when they counted it, the
+ * time used, and the row of the lookups' read along for `alongKey`.
+ */
 export async function authenticateWith(
   deps: AuthenticateDeps,
   headers: Headers,
   surface: Surface,
   lookups: CredentialLookups,
-): Promise<{ principal: Principal; requestCount: number | null | undefined; now: Date }> {
+  alongKey?: string,
+): Promise<{ principal: Principal; requestCount: number | null | undefined; now: Date; along: unknown }> {
   const fail = surface === 'api' ? invalidApiKey : unauthorized;
   const credential = credentialFrom(headers, fail);
   if (credential === undefined) {
@@ -107,7 +113,7 @@ export async function authenticateWith(
     }
     const check = checkApiToken(credential);
     if (!check.ok) throw fail(check.reason);
-    const row = await lookups.token(hashSecret(credential), now);
+    const row = await lookups.token(hashSecret(credential), now, alongKey);
     if (row === undefined) throw fail('API key is not recognised');
     if (row.revoked_at !== null) throw fail('API key has been revoked');
     if (row.expires_at.getTime() <= now.getTime()) throw fail('API key has expired');
@@ -126,7 +132,7 @@ export async function authenticateWith(
       via: 'api_token',
       tokenId: row.id,
     };
-    return { principal, requestCount: row.request_count, now };
+    return { principal, requestCount: row.request_count, now, along: row.along };
   }
 
   // One message for every refused JWT, so a caller cannot tell a good signature from a bad one.
@@ -134,7 +140,7 @@ export async function authenticateWith(
     fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
   const userId = await verifyUserJwt(deps.jwtKeys, credential, now);
   if (userId === undefined) throw refused();
-  const user = await lookups.user(userId, now);
+  const user = await lookups.user(userId, now, alongKey);
   if (user === undefined) throw refused();
   if (membershipsStale(user, now)) await queueMembershipRefresh(deps.db, user.id, now);
   const principal: Principal = {
@@ -147,5 +153,5 @@ export async function authenticateWith(
     via: 'jwt',
     tokenId: undefined,
   };
-  return { principal, requestCount: user.request_count, now };
+  return { principal, requestCount: user.request_count, now, along: user.along };
 }

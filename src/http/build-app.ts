@@ -111,6 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializerCompiler);
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('readAlong', undefined);
 
   // Decisions §3: a body that is not JSON, or not a JSON object, is an invalid request. Only
   // application/json is parsed (fastify's text/plain parser would hand a bare string to routes
@@ -194,7 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     githubServerUrl: config.github.serverUrl,
     readPullRequest: github.readPullRequest,
   });
-  registerReviewRoutes(app, { db, clock, guard, service: reviews, statementWaitMs });
+  registerReviewRoutes(app, { db, clock, guard, service: reviews });
   if (deps.probot !== undefined) {
     registerGitHubWebhookRoute(app, { db, clock, probot: deps.probot, onQueued: deps.onQueued });
   }

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type Guard, principalOf } from '../auth/guard.js';
+import { readAlongFor } from '../auth/read-along.js';
 import type { Database } from '../db/schema.js';
 import {
   abandonIdempotentRequestWhenPossible,
@@ -19,7 +20,7 @@ import { envelope, listBody } from '../shared/envelope.js';
 import { AppError, conflict } from '../shared/errors.js';
 import { listReviews } from './review-list.js';
 import { presentComment, presentReview } from './review-presenter.js';
-import { reviewReader } from './review-read.js';
+import { findReviewForRead, REVIEW_READ_ALONG } from './review-read.js';
 import {
   commentSchema,
   createdReviewSchema,
@@ -36,8 +37,6 @@ export interface ReviewRouteDeps {
   clock: Clock;
   guard: Guard;
   service: ReviewService;
-  /** How long a read waits for the shared statement to start (DatabaseHandle.connectWaitMs). */
-  statementWaitMs?: number | undefined;
 }
 
 const idParams = z.object({ id: z.string().max(100) });
@@ -48,8 +47,16 @@ const security = API_SECURITY;
 export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const read = deps.guard({ scope: 'review:read' });
+  // The routes of one review take it in the statement that authenticates the request.
+  const readOne = deps.guard({ scope: 'review:read', readAlong: REVIEW_READ_ALONG });
   const write = deps.guard({ scope: 'review:write' });
-  const findReviewForRead = reviewReader(deps.db, deps.statementWaitMs);
+  const readReview = (request: FastifyRequest & { params: { id: string } }) =>
+    findReviewForRead(
+      deps.db,
+      principalOf(request),
+      request.params.id,
+      readAlongFor(request, REVIEW_READ_ALONG, request.params.id),
+    );
 
   r.post(
     '/v1/reviews',
@@ -167,7 +174,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
   r.get(
     '/v1/reviews/:id',
     {
-      onRequest: read,
+      onRequest: readOne,
       schema: {
         tags,
         security,
@@ -177,7 +184,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findReviewForRead(principalOf(request), request.params.id);
+      const review = await readReview(request);
       return envelope(presentReview(review), request.id, deps.clock.now());
     },
   );
@@ -209,7 +216,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
   r.get(
     '/v1/reviews/:id/comments',
     {
-      onRequest: read,
+      onRequest: readOne,
       schema: {
         tags,
         security,
@@ -220,7 +227,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findReviewForRead(principalOf(request), request.params.id);
+      const review = await readReview(request);
       const rows = await deps.db
         .selectFrom('review_comments')
         .selectAll()
@@ -236,7 +243,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
   r.get(
     '/v1/reviews/:id/stats',
     {
-      onRequest: read,
+      onRequest: readOne,
       schema: {
         tags,
         security,
@@ -247,7 +254,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       },
     },
     async (request) => {
-      const review = await findReviewForRead(principalOf(request), request.params.id);
+      const review = await readReview(request);
       if (review.status !== 'completed' || review.analysis === null) {
         throw conflict(`Review ${review.id} has no statistics until it completes (it is ${review.status})`);
       }

@@ -3,6 +3,7 @@ import { createLocalUser } from '../../src/auth/accounts.js';
 import { hashSecret } from '../../src/auth/api-token-format.js';
 import { createApiToken, revokeApiToken } from '../../src/auth/api-tokens.js';
 import { countingLookups } from '../../src/auth/authenticate-counted.js';
+import type { ReadAlong } from '../../src/auth/read-along.js';
 import { openDatabase } from '../../src/db/database.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
@@ -146,6 +147,69 @@ describe('counting lookups shared by concurrent requests', () => {
       [one.id, one.username, 2],
     ]);
     expect((await windows(one.id)).map((w) => w.count)).toEqual([2]);
+  });
+
+  describe('with a read along', () => {
+    // Any one-row read keyed on the request: here another user's name, seen with the credential's mode.
+    const NAME_ALONG: ReadAlong<{ username: string; seen_as: string }> = {
+      param: 'id',
+      sql: 'select n.username, f.mode as seen_as from users n where n.id = f.along_key',
+      columns: ['username', 'seen_as'],
+    };
+
+    it('answers each counted request the row for its own key, and counts as without', async () => {
+      const lookups = countingLookups(database.db, undefined, NAME_ALONG);
+      const a = await userWithToken();
+      const b = await userWithToken();
+      const revoked = await userWithToken();
+      await revokeApiToken(database.db, revoked.user.id, revoked.tokenId, NOW);
+      const sent = [
+        [a, b.user.id],
+        [a, a.user.id],
+        [b, 'usr_nobody'],
+        [a, undefined],
+        [revoked, a.user.id],
+        [b, 'it\'s "quoted", {braced}'],
+        [a, b.user.id],
+      ] as const;
+      const rows = await Promise.all(sent.map(([subject, key]) => lookups.token(subject.hash, NOW, key)));
+      expect(rows.map((row) => [row?.request_count, row?.along])).toEqual([
+        [1, { username: b.user.username, seen_as: 'live' }],
+        [2, { username: a.user.username, seen_as: 'live' }],
+        [1, undefined],
+        [3, undefined],
+        // A credential that does not count reads nothing either.
+        [null, undefined],
+        [2, undefined],
+        [4, { username: b.user.username, seen_as: 'live' }],
+      ]);
+      expect((await windows(a.user.id)).map((w) => w.count)).toEqual([4]);
+      expect((await windows(b.user.id)).map((w) => w.count)).toEqual([2]);
+      expect(await windows(revoked.user.id)).toEqual([]);
+    });
+
+    it('reads along for a signed-in user, who is always live', async () => {
+      const lookups = countingLookups(database.db, undefined, NAME_ALONG);
+      const { user: one } = await userWithToken();
+      const { user: two } = await userWithToken();
+      const rows = await Promise.all([
+        lookups.user(one.id, NOW, two.id),
+        lookups.user(two.id, NOW, 'usr_nobody'),
+        lookups.user('usr_nobody', NOW, one.id),
+      ]);
+      expect(rows.map((row) => row && [row.id, row.request_count, row.along])).toEqual([
+        [one.id, 1, { username: two.username, seen_as: 'live' }],
+        [two.id, 1, undefined],
+        undefined,
+      ]);
+    });
+
+    it('leaves rows without a read along as they were', async () => {
+      const { hash } = await userWithToken();
+      const row = await countingLookups(database.db).token(hash, NOW, 'usr_anything');
+      expect(row?.request_count).toBe(1);
+      expect(row).not.toHaveProperty('along');
+    });
   });
 
   itOnPostgres('keeps counts exact between two instances whose batches lock the same users in any order', async () => {

@@ -33,7 +33,7 @@ describe('responses match the OpenAPI document', () => {
   afterAll(async () => t.close());
 
   const check = async (
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
     url: string,
     template: string,
     payload?: object,
@@ -77,6 +77,30 @@ describe('responses match the OpenAPI document', () => {
     await check('POST', `/v1/reviews/${pending.json().data.id}/start`, '/v1/reviews/{id}/start');
     await check('POST', '/v1/reviews', '/v1/reviews', { pull_request_url: 'https://example.com/x' });
     await check('GET', '/v1/reviews/rev_unknown', '/v1/reviews/{id}');
+  });
+
+  it('holds for webhooks and their deliveries', async () => {
+    const created = await check('POST', '/v1/webhooks', '/v1/webhooks', {
+      url: 'https://hooks.example.com/redline',
+      events: ['review.completed'],
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.id as string;
+    await check('GET', '/v1/webhooks', '/v1/webhooks');
+    await check('GET', `/v1/webhooks/${id}`, '/v1/webhooks/{id}');
+    await check('PATCH', `/v1/webhooks/${id}`, '/v1/webhooks/{id}', { events: ['review.completed', 'security.alert'] });
+    await check('POST', `/v1/webhooks/${id}/test`, '/v1/webhooks/{id}/test');
+    const deliveries = await check('GET', `/v1/webhooks/${id}/deliveries`, '/v1/webhooks/{id}/deliveries');
+    const delivery = deliveries.json().data[0]?.id as string;
+    expect(delivery).toBeDefined();
+    await check(
+      'POST',
+      `/v1/webhooks/${id}/deliveries/${delivery}/redeliver`,
+      '/v1/webhooks/{id}/deliveries/{delivery_id}/redeliver',
+    );
+    await check('POST', '/v1/webhooks', '/v1/webhooks', { url: 'ftp://example.com', events: [] });
+    await check('DELETE', `/v1/webhooks/${id}`, '/v1/webhooks/{id}');
+    await check('GET', `/v1/webhooks/${id}`, '/v1/webhooks/{id}');
   });
 
   it('holds for organizations, teams and tokens', async () => {

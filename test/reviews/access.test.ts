@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { hashSecret } from '../../src/auth/api-token-format.js';
+import { countingLookups } from '../../src/auth/authenticate-counted.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import type { Mode } from '../../src/db/schema.js';
-import { reviewReader } from '../../src/reviews/review-read.js';
+import { findVisibleReview } from '../../src/reviews/review-access.js';
+import { PRESENTED_REVIEW_COLUMNS } from '../../src/reviews/review-presenter.js';
+import { REVIEW_READ_ALONG, type ReviewForRead } from '../../src/reviews/review-read.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -112,40 +116,47 @@ describe('review access', () => {
       expect((await call(keyA, 'GET', `/v1/reviews/${inProgress}`)).json().data.status).toBe('in_progress');
     });
 
-    it('answers each read of one shared statement as its own principal may see it', async () => {
-      const read = reviewReader(t.database.db);
+    it('answers each read along of one shared statement as its own credential may see it', async () => {
+      const lookups = countingLookups(t.database.db, undefined, REVIEW_READ_ALONG);
+      const liveKeyA = await t.createToken(userA, { mode: 'live' });
       const reads = [
-        [userA, 'test', completed],
-        [userB, 'test', completed],
-        [userA, 'live', completed],
-        [userA, 'test', 'rev_missing'],
-        [userA, 'test', failed],
-        [userB, 'test', failed],
+        [keyA, completed],
+        [keyB, completed],
+        [liveKeyA, completed],
+        [keyA, 'rev_missing'],
+        [keyA, failed],
+        [keyB, failed],
         // Ids that would break a hand-written array literal travel as data: none spoils the batch.
-        [userA, 'test', 'rev_"quoted",{braced}'],
-        [userA, 'test', 'NULL'],
-        [userA, 'test', 'back\\slash\\'],
-        [userA, 'test', 'lone \ud800 surrogate ✓'],
-        [userA, 'test', 'rev_\u0000nul'],
-        [userA, 'test', completed],
+        [keyA, 'rev_"quoted",{braced}'],
+        [keyA, 'NULL'],
+        [keyA, 'back\\slash\\'],
+        [keyA, 'lone \ud800 surrogate ✓'],
+        [keyA, undefined],
+        [keyA, completed],
       ] as const;
-      const answers = await Promise.allSettled(reads.map(([userId, mode, id]) => read({ userId, mode }, id)));
-      expect(
-        answers.map((a) => (a.status === 'fulfilled' ? [a.value.id, a.value.status] : (a.reason as Error).message)),
-      ).toEqual([
+      const now = t.clock.now();
+      const rows = await Promise.all(reads.map(([key, id]) => lookups.token(hashSecret(key), now, id)));
+      expect(rows.map((row) => row?.user_id)).toEqual(reads.map(([key]) => (key === keyB ? userB : userA)));
+      const found = rows.map((row) => row?.along as ReviewForRead | undefined);
+      expect(found.map((review) => review && [review.id, review.status])).toEqual([
         [completed, 'completed'],
-        'Review not found',
-        'Review not found',
-        'Review not found',
+        undefined,
+        undefined,
+        undefined,
         [failed, 'failed'],
-        'Review not found',
-        'Review not found',
-        'Review not found',
-        'Review not found',
-        'Review not found',
-        'Review not found',
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        undefined,
         [completed, 'completed'],
       ]);
+      // The row read along is the review's row as a read of its own gives it, parsed the same way.
+      const own = await findVisibleReview(t.database.db, { userId: userA, mode: 'test' }, completed);
+      const columns = [...PRESENTED_REVIEW_COLUMNS, 'analysis'] as const;
+      expect(found[0]).toEqual(Object.fromEntries(columns.map((column) => [column, own[column]])));
+      expect(found[0]?.created_at).toBeInstanceOf(Date);
       // Concurrent requests through the app, each with its own key: the same answers.
       // A NUL in an id, which PostgreSQL refuses in text, is answered before any read is shared.
       const viaApp = await Promise.all([
@@ -160,6 +171,27 @@ describe('review access', () => {
         [404, undefined],
         [200, 'failed'],
       ]);
+    });
+
+    it('reads a review in the statement that authenticates the request: one statement a GET', async () => {
+      const executor = t.database.db.getExecutor();
+      await call(keyA, 'GET', `/v1/reviews/${completed}`); // the token's last use is now written: no write below
+      const spy = vi.spyOn(executor, 'executeQuery');
+      try {
+        const res = await call(keyA, 'GET', `/v1/reviews/${completed}`);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().data.id).toBe(completed);
+        expect(spy).toHaveBeenCalledTimes(1);
+        expect(spy.mock.calls[0]?.[0].sql).toContain('along_key');
+        // Another user's review: the same single statement finds nothing, and the answer is 404.
+        spy.mockClear();
+        await call(keyB, 'GET', `/v1/reviews/${completed}`);
+        spy.mockClear();
+        expectNotFound(await call(keyB, 'GET', `/v1/reviews/${completed}`));
+        expect(spy).toHaveBeenCalledTimes(1);
+      } finally {
+        spy.mockRestore();
+      }
     });
 
     it('leaves A’s reviews out of B’s list, under every filter', async () => {
