@@ -25,9 +25,10 @@ interface Waiting<I, O> {
  * function of one input whose concurrent calls share runs. A call waits at most for the end of
  * the current event-loop phase (every request parsed in it joins the batch); while `maxInFlight`
  * batches are out, calls gather into the next one. So at low load a call runs alone and almost
- * at once, and under load N calls cost one database round trip instead of N: the statements
- * every request runs (authentication with its count, the review read) spent most of their time
- * in per-statement work, in Node and in PostgreSQL, not in the rows (bench/api-throughput).
+ * at once, and under load N calls cost one database round trip instead of N: the statement
+ * every request runs (authentication with its count, and the review read along on the review
+ * routes) spent most of its time in per-statement work, in Node and in PostgreSQL, not in the
+ * rows (bench/api-throughput).
  *
  * A batch that fails rejects each of its calls with the same error. A batch has no time limit of
  * its own: `run` must settle (the database pool's query time-out ends a lost statement). A call
