@@ -36,7 +36,8 @@ type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count:
  * counts in between in the order they came: exact, as one upsert per request was. ON CONFLICT's
  * row locks serialise concurrent batches across instances; the rows are upserted in key order,
  * so two batches locking the same users cannot deadlock. A read along (read-along.ts) joins each
- * counted request's row, its columns named `along.<column>` and `along_hit` true when it found one.
+ * counted request's row, its columns named `along.<column>` and `along_hit` true when it found one;
+ * at most one row (`limit 1`): a second would repeat the request's row and shift its user's counts.
  */
 const countedBatch = (found: string, returned: readonly string[], along: SomeReadAlong | undefined) => `
 with found as (${found}),
@@ -52,14 +53,14 @@ counted as (
 select f.ord, ${returned.map((column) => `f.${column}`).join(', ')},
        case when f.counts
          then (c.count - t.n + row_number() over (partition by f.user_id, f.window_start, f.counts order by f.ord))::int
-       end as request_count${along === undefined ? '' : `, a.hit as along_hit, ${along.columns.map((column) => `a.${column} as "along.${column}"`).join(', ')}`}
+       end as request_count${along === undefined ? '' : `, a.along_hit, ${along.columns.map((column) => `a."${column}" as "along.${column}"`).join(', ')}`}
 from found f
 left join tally t on f.counts and t.user_id = f.user_id and t.window_start = f.window_start
 left join counted c on f.counts and c.user_id = f.user_id and c.window_start = f.window_start${
   along === undefined
     ? ''
     : `
-left join lateral (select true as hit, s.* from (${along.sql}) s) a on f.counts`
+left join lateral (select true as along_hit, s.* from (${along.sql}) s limit 1) a on f.counts`
 }`;
 
 // The columns each statement answers with (besides ord and request_count): the lookup's row.

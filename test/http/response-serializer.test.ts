@@ -55,12 +55,26 @@ describe('responseSerializerCompiler', () => {
     expect(serialize(body)).toContain('\\ud83d');
   });
 
-  it('leaves out properties the schema does not name, at any depth', () => {
+  it('leaves out properties the schema does not name, at any depth, nullable objects included', () => {
     const leaky = {
-      data: { ...review, github_token_sealed: 'sealed', pull_request: { ...review.pull_request, head_sha: 'abc' } },
+      data: {
+        ...review,
+        github_token_sealed: 'sealed',
+        pull_request: { ...review.pull_request, head_sha: 'abc' },
+        stats: { ...review.stats, files_skipped: 2, issues: { ...review.stats.issues, info: 4 } },
+      },
       meta: { ...meta, internal: true },
     };
-    expect(JSON.parse(serialize(leaky))).toEqual({ data: review, meta });
+    expect(serialize(leaky)).toBe(JSON.stringify({ data: review, meta }));
+    const failed = { ...review, error: { code: 'github_error', message: 'GitHub answered 502', retry_at: 'soon' } };
+    expect(serialize({ data: failed, meta })).toBe(
+      JSON.stringify({ data: { ...failed, error: { code: 'github_error', message: 'GitHub answered 502' } }, meta }),
+    );
+  });
+
+  it('writes a value as its type instead of checking it (the tests check shapes against OpenAPI)', () => {
+    const body = { data: { ...review, score: 80.7, status: 'unheard-of' }, meta };
+    expect(JSON.parse(serialize(body)).data).toMatchObject({ score: 80, status: 'unheard-of' });
   });
 
   it('fails an answer missing a required property (the error handler makes it a 500)', () => {

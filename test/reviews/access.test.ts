@@ -6,7 +6,7 @@ import type { Scope } from '../../src/auth/scopes.js';
 import type { Mode } from '../../src/db/schema.js';
 import { findVisibleReview } from '../../src/reviews/review-access.js';
 import { PRESENTED_REVIEW_COLUMNS } from '../../src/reviews/review-presenter.js';
-import { REVIEW_READ_ALONG, type ReviewForRead } from '../../src/reviews/review-read.js';
+import { findReviewForRead, REVIEW_READ_ALONG, type ReviewForRead } from '../../src/reviews/review-read.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
@@ -171,6 +171,21 @@ describe('review access', () => {
         [404, undefined],
         [200, 'failed'],
       ]);
+    });
+
+    it('reads the review itself when no read along ran for the id, as visibility allows', async () => {
+      const a: { userId: string; mode: Mode } = { userId: userA, mode: 'test' };
+      const read = (principal: typeof a, id: string, along?: { row: ReviewForRead | undefined }) =>
+        findReviewForRead(t.database.db, principal, id, along).then(
+          (review) => [review.id, review.status],
+          (error: Error) => error.message,
+        );
+      expect(await read(a, completed)).toEqual([completed, 'completed']);
+      expect(await read({ userId: userB, mode: 'test' }, completed)).toBe('Review not found');
+      expect(await read({ ...a, mode: 'live' }, completed)).toBe('Review not found');
+      expect(await read(a, 'rev_\u0000nul')).toBe('Review not found');
+      // A read along that ran is taken as it is: found nothing is a 404 without a second read.
+      expect(await read(a, completed, { row: undefined })).toBe('Review not found');
     });
 
     it('reads a review in the statement that authenticates the request: one statement a GET', async () => {
