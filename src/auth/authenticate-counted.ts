@@ -109,12 +109,15 @@ const usersSql = (along: SomeReadAlong | undefined) =>
 
 type AlongRow = Record<string, unknown> & { along_hit?: boolean | null };
 
-/** The read along's row out of a result row (its `along.` columns), undefined when it found none. */
-function alongRow(row: AlongRow, along: SomeReadAlong): Record<string, unknown> | undefined {
-  if (row.along_hit !== true) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const column of along.columns) out[column] = row[`along.${column}`];
-  return out;
+/** Takes the read along's row out of a result row (its `along.` columns): undefined when it found none. */
+function alongRowOf(along: SomeReadAlong): (row: AlongRow) => Record<string, unknown> | undefined {
+  const names = along.columns.map((column) => [column, `along.${column}`] as const);
+  return (row) => {
+    if (row.along_hit !== true) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [column, name] of names) out[column] = row[name];
+    return out;
+  };
 }
 
 /**
@@ -129,9 +132,10 @@ export function countingLookups(db: Kysely<Database>, waitMs?: number, along?: S
   const usersText = usersSql(along);
   // A request without a key still joins the batch; the empty key finds nothing.
   const key = (alongKey: string | undefined) => (along === undefined ? [] : [alongKey ?? '']);
+  const alongRow = along === undefined ? undefined : alongRowOf(along);
   const withAlong = <T extends object>(row: T | undefined): T | undefined => {
-    if (row === undefined || along === undefined) return row;
-    return Object.assign(row, { along: alongRow(row as AlongRow, along) });
+    if (row === undefined || alongRow === undefined) return row;
+    return Object.assign(row, { along: alongRow(row as AlongRow) });
   };
   const tokens = batchCalls<{ tokenHash: string; now: Date; alongKey: string | undefined }, CountedToken | undefined>(
     async (calls) => {

@@ -3,9 +3,10 @@ import type { FastifyRequest } from 'fastify';
 /**
  * A one-row read that rides in the statement that authenticates and counts a request
  * (authenticate-counted.ts), so that a read route's request costs one round trip to the database
- * instead of two: on GET /v1/reviews/:id the second statement was a fifth of the request's CPU
- * and as much waiting (bench/README). It runs only for a credential good enough to count, under
- * that credential's user and mode, and its answer is the route's to use or ignore.
+ * instead of two: on GET /v1/reviews/:id a second batched statement cost its round trip and
+ * 5-15 us of Node CPU (bench/README, 2026-11-25). It runs for every credential good enough to
+ * count, under that credential's user and mode (also when the request then gets 403 or 429), and
+ * its answer is the route's to use or ignore.
  */
 export interface ReadAlong<T> {
   /** The path parameter the read is keyed on (read before validation: any string may come). */
