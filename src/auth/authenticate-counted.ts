@@ -28,6 +28,16 @@ type Headers = Record<string, string | string[] | undefined>;
 type CountedToken = TokenLookupRow & { request_count: number | null };
 type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count: number | null };
 
+// The read along's columns in the answer, and its join.
+const alongColumns = (along: SomeReadAlong | undefined) =>
+  along === undefined
+    ? ''
+    : `, a.along_hit, ${along.columns.map((column) => `a."${column}" as "along.${column}"`).join(', ')}`;
+const alongJoin = (along: SomeReadAlong | undefined) =>
+  along === undefined
+    ? ''
+    : `\nleft join lateral (select true as along_hit, s.* from (${along.sql}) s limit 1) a on f.counts`;
+
 /**
  * Decisions §6, counted in the statement that finds the credentials of a batch of concurrent
  * requests (batchCalls): `found` holds one row per request whose credential exists, `counts`
@@ -53,15 +63,10 @@ counted as (
 select f.ord, ${returned.map((column) => `f.${column}`).join(', ')},
        case when f.counts
          then (c.count - t.n + row_number() over (partition by f.user_id, f.window_start, f.counts order by f.ord))::int
-       end as request_count${along === undefined ? '' : `, a.along_hit, ${along.columns.map((column) => `a."${column}" as "along.${column}"`).join(', ')}`}
+       end as request_count${alongColumns(along)}
 from found f
 left join tally t on f.counts and t.user_id = f.user_id and t.window_start = f.window_start
-left join counted c on f.counts and c.user_id = f.user_id and c.window_start = f.window_start${
-  along === undefined
-    ? ''
-    : `
-left join lateral (select true as along_hit, s.* from (${along.sql}) s limit 1) a on f.counts`
-}`;
+left join counted c on f.counts and c.user_id = f.user_id and c.window_start = f.window_start${alongJoin(along)}`;
 
 // The columns each statement answers with (besides ord and request_count): the lookup's row.
 const USER_COLUMNS = ['user_id', 'username', 'plan', 'scm_id', 'github_token_sealed', 'memberships_synced_at'];
@@ -109,7 +114,7 @@ const usersSql = (along: SomeReadAlong | undefined) =>
 
 type AlongRow = Record<string, unknown> & { along_hit?: boolean | null };
 
-/** Takes the read along's row out of a result row (its `along.` columns): undefined when it found none. */
+/** Takes the read along's row out of a result row (its `along.` columns); undefined: none found. */
 function alongRowOf(along: SomeReadAlong): (row: AlongRow) => Record<string, unknown> | undefined {
   const names = along.columns.map((column) => [column, `along.${column}`] as const);
   return (row) => {

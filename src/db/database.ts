@@ -22,9 +22,10 @@ const preparedNames = new Map<string, string>();
 /**
  * Marks a fixed SQL text (run with `db.executeQuery(CompiledQuery.raw(text, values))`) as a
  * server-side prepared statement: each connection parses and plans it once, then only binds
- * values. For the statements every request runs (authentication with its count and read along), where
- * parsing and planning were a large part of the database's work. Only fixed texts: the query
- * builder's texts vary (lists, optional filters) and would pile up statements per connection.
+ * values. For the statements every request runs (authentication with its count and read along),
+ * where parsing and planning were a large part of the database's work. Only fixed texts: the
+ * query builder's texts vary (lists, optional filters) and would pile up statements per
+ * connection.
  */
 export function prepared(text: string): string {
   if (!preparedNames.has(text)) {
