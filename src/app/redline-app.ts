@@ -69,7 +69,7 @@ export function redlineApp(deps: RedlineAppDeps): ApplicationFunction {
       if (comment.user?.type === 'Bot') return;
       const octokit = await deps.appOctokit(repository.owner.login, repository.name);
       if (octokit === undefined) return ignored(deps, repository.full_name);
-      // Only people who can push may spend the repository's reviews (decisions §7).
+      // Only people who can push may spend the repository's reviews (decisions §19).
       const { data: permission } = await octokit.repos.getCollaboratorPermissionLevel({
         owner: repository.owner.login,
         repo: repository.name,

@@ -48,7 +48,7 @@ export interface CallOptions {
 }
 
 export interface CreateReviewOptions extends CallOptions {
-  /** Decisions §6: a repeat with the same key within 24 hours answers the first response. */
+  /** Spec 8.4, decisions §6: a repeat with the same key within 24 hours answers the first response. */
   idempotencyKey?: string;
 }
 

@@ -112,7 +112,7 @@ const schema = z.object({
       .max(3_600_000, 'must be a whole number of milliseconds from 1000 to 3600000')
       .default(60_000),
   ),
-  // The HTTP server's limits on slow clients (decisions: hostile input). Whole milliseconds.
+  // The HTTP server's limits on slow clients (decisions §22). Whole milliseconds.
   HTTP_HEADERS_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 600_000).default(10_000)),
   HTTP_REQUEST_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 3_600_000).default(30_000)),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: z.preprocess(blankToUndefined, wholeNumber(100, 3_600_000).default(72_000)),

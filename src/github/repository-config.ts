@@ -45,7 +45,7 @@ const wholeNumber = 'must be a whole number from 0 to 100';
 
 /**
  * `.github/redline.yml`. Strict: an unknown key is an error naming it, so a misspelt option is
- * never silently ignored (the same rule as request bodies, docs/decisions.md).
+ * never silently ignored (the same rule as request bodies, decisions §10 and §19).
  */
 const repositoryConfigSchema = z.strictObject(
   {

@@ -1,7 +1,7 @@
 /**
  * How long work that runs inside this process without I/O (the embedded database's statements)
  * may keep the event loop from a turn before it waits for one. (The engine does not take turns:
- * tried, it cost 13-17% more engine CPU; decisions.md.)
+ * tried, it cost 13-17% more engine CPU; decisions §21.)
  */
 export const EVENT_LOOP_TURN_BUDGET_MS = 10;
 

@@ -7,7 +7,7 @@ import { createDeliveries, eventBody } from './create-deliveries.js';
  * transaction per batch: deliveries and their jobs exist exactly when the event is marked
  * dispatched. `skip locked` lets several dispatchers (one per worker process) share the outbox.
  *
- * Who receives an event (decisions §1, §5): enabled webhooks of the event's mode, subscribed to
+ * Who receives an event (decisions §1, §18): enabled webhooks of the event's mode, subscribed to
  * its type, created before it, whose owner could read it: the user who caused it or a member of
  * its organization. Attempt 1 waits the schedule's first delay (spec 6.4: none).
  */

@@ -5,7 +5,7 @@ import { conflict, notFound } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import type { SecretBox } from '../shared/secret-box.js';
 
-/** Decisions §5 leaves the count open; enough for real integrations, few enough to stay cheap to fan out. */
+/** Decisions §17: enough for real integrations, few enough to stay cheap to fan out. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 25;
 
 /** Whose webhooks: the user, in the mode of the credential (test keys see test webhooks only). */

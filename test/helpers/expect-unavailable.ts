@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
-/** The answer to a request the database could not serve (decisions: database away = 503), exactly. */
+/** The answer to a request the database could not serve (decisions §23: database away = 503), exactly. */
 export function expectDatabaseUnavailable(res: LightMyRequestResponse, now: Date): void {
   expect(res.statusCode, res.body).toBe(503);
   expect(res.headers['retry-after']).toBe('5');

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // Decisions §5: a webhook belongs to the user who created it, in the mode of the credential
+  // Decisions §1, §17: a webhook belongs to the user who created it, in the mode of the credential
   // that created it (test subscriptions get test events only).
   await sql`
     create table webhooks (
