@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +68,16 @@ describe('redline <command> --help', () => {
     expect(USAGE).toContain('redline <command> --help');
     expect(await run(['--help'])).toEqual({ code: 0, out: [USAGE], err: [] });
     expect(await run(['-h'])).toEqual({ code: 0, out: [USAGE], err: [] });
+  });
+});
+
+describe('docs/cli.md', () => {
+  it('shows every usage as the commands print it', () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+    expect(doc).toContain(`$ redline --help\n${USAGE}\n`);
+    for (const [command, usage] of Object.entries(COMMAND_USAGE)) {
+      expect(doc).toContain(`$ redline ${command} --help\n${usage}\n`);
+    }
   });
 });
 
