@@ -2,6 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { setPlan } from '../auth/accounts.js';
 import { ConfigError } from '../config/config.js';
 import type { Plan } from '../db/schema.js';
+import { COMMAND_USAGE, commandOf, helpRequest } from './help.js';
 import { limitHeapGrowth } from './limit-heap-growth.js';
 import { parseReviewArgs, reviewCommand } from './review.js';
 import { openRuntime } from './runtime.js';
@@ -9,20 +10,20 @@ import { parseRole, serve } from './serve.js';
 import { checkTokenOptions, tokenCreate } from './token-create.js';
 import { UsageError } from './usage-error.js';
 
-export const USAGE = `Usage: redline <command>
+export const USAGE = `Usage: redline <command> [options]
 
   serve [--role api|worker|all]      the API, GitHub webhooks and workers (default: all)
   migrate                            apply database migrations
   token create --user <usr_…|name> --scopes a,b [--test] [--expires-in S] [--name N]
                                      print a new API token once (a new name makes a local user)
   plan set <usr_…|org_…> <free|pro|enterprise>
+                                     set a user's or an organization's plan
   review [--base REF] [--format text|json|sarif] [--fail-on LEVEL] [-C DIR]
-                                     review the local git change (since the merge base with the
-                                     default branch, uncommitted and untracked files included),
-                                     offline; exit 1 if a comment is at or above LEVEL
-                                     (critical|important|warning|info|never; default critical)
+                                     review the local git change offline with the same engine
+  help [<command>]                   this text, or a command's own usage
 
-Configuration comes from environment variables; see README.md.`;
+redline <command> --help prints that command's usage. Configuration comes from environment
+variables (docs/configuration.md). Exit codes: 0 done, 1 failed, 2 usage error.`;
 
 type Io = { out: (line: string) => void; err: (line: string) => void };
 const stdio: Io = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
@@ -33,7 +34,8 @@ export async function main(argv: string[], env = process.env, io: Io = stdio): P
     return await run(argv, env, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      io.err(`redline: ${error.message}\n\n${USAGE}`);
+      const command = commandOf(argv);
+      io.err(`redline: ${error.message}\n\n${command === undefined ? USAGE : COMMAND_USAGE[command]}`);
       return 2;
     }
     if (error instanceof ConfigError) {
@@ -54,6 +56,11 @@ function parse<const O extends NonNullable<ParseArgsConfig['options']>>(args: st
 }
 
 async function run(argv: string[], env: Record<string, string | undefined>, io: Io): Promise<number> {
+  const help = helpRequest(argv);
+  if (help !== undefined) {
+    io.out(help);
+    return 0;
+  }
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve': {

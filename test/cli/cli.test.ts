@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { checkApiToken, hashSecret } from '../../src/auth/api-token-format.js';
+import { COMMAND_USAGE, commandOf } from '../../src/cli/help.js';
 import { main, USAGE } from '../../src/cli/main.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 
@@ -165,13 +166,14 @@ describe('usage errors', () => {
     ['plan set without a plan', ['plan', 'set', 'org_abc'], 'usage: redline plan set'],
     ['serve with a bad role', ['serve', '--role', 'boss'], '--role must be api, worker or all'],
     ['migrate with an argument', ['migrate', 'now'], 'migrate takes no arguments'],
-  ])('exits 2 on %s, with the usage text on stderr', async (_what, argv, message) => {
+  ])('exits 2 on %s, with the usage of the command on stderr', async (_what, argv, message) => {
     const { code, out, err } = await run(argv, env);
     expect(code).toBe(2);
     expect(out).toEqual([]);
     expect(err).toMatch(/^redline: /);
     expect(err).toContain(message);
-    expect(err.endsWith(USAGE)).toBe(true);
+    const command = commandOf(argv);
+    expect(err.endsWith(command === undefined ? USAGE : COMMAND_USAGE[command])).toBe(true);
   });
 
   it('prints the usage on stdout for help (0) and for no command (2)', async () => {

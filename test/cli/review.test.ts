@@ -8,6 +8,7 @@ import Ajv04Module from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLocalChange } from '../../src/cli/git-change.js';
+import { COMMAND_USAGE } from '../../src/cli/help.js';
 import { main, USAGE } from '../../src/cli/main.js';
 import { parseReviewArgs, renderReview, reviewCommand, reviewExitCode } from '../../src/cli/review.js';
 import { toJson } from '../../src/engine/report/json.js';
@@ -377,7 +378,7 @@ describe('redline review (main)', () => {
     const io = captureIo();
     expect(await main([...argv, '-C', r.dir], {}, io)).toBe(2);
     expect(io.stderr()).toMatch(message);
-    expect(io.stderr()).toContain(USAGE);
+    expect(io.stderr()).toContain(COMMAND_USAGE.review);
     expect(io.stdout()).toBe('');
   });
 
