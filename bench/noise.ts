@@ -46,7 +46,7 @@ const USAGE =
 type Role = 'production' | 'test' | 'docs' | 'example';
 
 /**
- * Tests first (an example's tests are tests), then examples, then docs; everything else, build
+ * Tests first (an example's tests are tests), then docs, then examples; everything else, build
  * scripts and benchmarks included, is production: what a reviewer would read as the product.
  */
 export function roleOf(path: string): Role {
@@ -61,17 +61,18 @@ export function roleOf(path: string): Role {
   ) {
     return 'test';
   }
-  // Examples and docs are top-level folders (or one down, as in packages/x/docs): deeper, a name
+  // Docs and examples are top-level folders (or one down, as in packages/x/docs): deeper, a name
   // like `samples` is a package (org/springframework/samples/petclinic is the product itself).
+  // Docs first: docs/tutorial is documentation, examples/tutorial an example.
   const top = dirs.slice(0, 2);
-  if (top.some((d) => ['example', 'examples', 'sample', 'samples', 'demo', 'demos', 'tutorial'].includes(d))) {
-    return 'example';
-  }
   if (
     top.some((d) => ['doc', 'docs', 'documentation', 'man'].includes(d)) ||
     /\.(md|markdown|rst|adoc|txt)$/i.test(name)
   ) {
     return 'docs';
+  }
+  if (top.some((d) => ['example', 'examples', 'sample', 'samples', 'demo', 'demos', 'tutorial'].includes(d))) {
+    return 'example';
   }
   return 'production';
 }
