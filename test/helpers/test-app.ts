@@ -14,7 +14,7 @@ import type { Mode, UserRow } from '../../src/db/schema.js';
 import { githubAppAuthOrNull } from '../../src/github/app-auth.js';
 import type { GitHubRetryOptions } from '../../src/github/octokit.js';
 import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
-import { type JobHandler, JobWorker } from '../../src/jobs/job-worker.js';
+import { type JobHandler, JobRunner } from '../../src/jobs/job-runner.js';
 import { makeGitHubReader } from '../../src/reviews/github-reader.js';
 import { makeReviewProcessor } from '../../src/reviews/review-processor.js';
 import { makeReviewPublisher, PUBLISH_QUEUE } from '../../src/reviews/review-publisher.js';
@@ -157,7 +157,7 @@ export async function createTestApp(
       };
       // `only`: run just these queues (a test that needs one step done before the next).
       const only = run.only;
-      const worker = new JobWorker({
+      const worker = new JobRunner({
         db: database.db,
         clock,
         workerId: 'test-worker',

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { IntervalWorker } from '../jobs/interval-worker.js';
-import { type JobLogger, JobWorker } from '../jobs/job-worker.js';
-import type { Worker } from '../jobs/worker.js';
+import type { BackgroundLoop } from '../jobs/background-loop.js';
+import { type JobLogger, JobRunner } from '../jobs/job-runner.js';
+import { PeriodicTask } from '../jobs/periodic-task.js';
 import type { Clock } from '../shared/clock.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { WEBHOOK_QUEUE } from './create-deliveries.js';
@@ -10,7 +10,7 @@ import { makeDeliveryHandler } from './deliver-webhook.js';
 import { dispatchEvents } from './dispatch-events.js';
 import { type SendOptions, sendWebhook } from './send-webhook.js';
 
-export interface WebhookWorkerOptions {
+export interface WebhookLoopsOptions {
   db: Kysely<Database>;
   clock: Clock;
   box: SecretBox;
@@ -30,7 +30,7 @@ export interface WebhookWorkerOptions {
  * The delivery side of a worker process: one outbox reader and `concurrency` delivery loops on
  * the webhook queue (apart from review processing, so a slow subscriber never delays a review).
  */
-export function buildWebhookWorkers(options: WebhookWorkerOptions): Worker[] {
+export function buildWebhookLoops(options: WebhookLoopsOptions): BackgroundLoop[] {
   const { db, clock } = options;
   const handler = makeDeliveryHandler({
     db,
@@ -43,7 +43,7 @@ export function buildWebhookWorkers(options: WebhookWorkerOptions): Worker[] {
   const deliverers = Array.from(
     { length: options.concurrency },
     (_, i) =>
-      new JobWorker({
+      new JobRunner({
         name: `webhooks-${i + 1}`,
         db,
         clock,
@@ -54,7 +54,7 @@ export function buildWebhookWorkers(options: WebhookWorkerOptions): Worker[] {
       }),
   );
   const firstDelayMs = options.retryDelaysMs[0] ?? 0;
-  const dispatcher = new IntervalWorker({
+  const dispatcher = new PeriodicTask({
     name: 'webhook-dispatch',
     everyMs: options.dispatchEveryMs ?? 200,
     ...(options.logger ? { logger: options.logger } : {}),

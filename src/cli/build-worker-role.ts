@@ -9,9 +9,9 @@ import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
 import type { AppSecrets } from '../http/build-app.js';
-import { IntervalWorker } from '../jobs/interval-worker.js';
-import { JobWorker } from '../jobs/job-worker.js';
-import type { Worker } from '../jobs/worker.js';
+import type { BackgroundLoop } from '../jobs/background-loop.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import { PeriodicTask } from '../jobs/periodic-task.js';
 import { pruneIdempotencyKeys } from '../limits/idempotency.js';
 import { pruneRateWindows } from '../limits/request-rate.js';
 import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
@@ -20,13 +20,13 @@ import { makeReviewPublisher, PUBLISH_QUEUE } from '../reviews/review-publisher.
 import { REVIEW_QUEUE } from '../reviews/review-service.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
-import { buildWebhookWorkers } from '../webhooks/webhook-workers.js';
+import { buildWebhookLoops } from '../webhooks/build-webhook-loops.js';
 
 /** How long the optional language model may take before the rules' result stands alone. */
 export const LLM_TIMEOUT_MS = 60_000;
 
 /** The background work of a `worker` (or `all`) process: reviews, webhook deliveries, housekeeping. */
-export function buildWorkers(input: {
+export function buildWorkerRole(input: {
   config: Config;
   database: DatabaseHandle;
   secrets: AppSecrets;
@@ -38,7 +38,7 @@ export function buildWorkers(input: {
   probot?: Probot | undefined;
   /** GitHub as the workers read it; made here from the configuration when absent (serve shares one). */
   githubReader?: GitHubReader;
-}): Worker[] {
+}): BackgroundLoop[] {
   const { config, logger } = input;
   const db = input.database.db;
   const clock = systemClock;
@@ -57,7 +57,7 @@ export function buildWorkers(input: {
     makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl, app: app ?? undefined });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   return [
-    new JobWorker({
+    new JobRunner({
       name: 'jobs',
       db,
       clock,
@@ -91,7 +91,7 @@ export function buildWorkers(input: {
         }),
       },
     }),
-    new IntervalWorker({
+    new PeriodicTask({
       name: 'housekeeping',
       everyMs: 30_000,
       logger,
@@ -103,7 +103,7 @@ export function buildWorkers(input: {
         await pruneRateWindows(db, now);
       },
     }),
-    ...buildWebhookWorkers({
+    ...buildWebhookLoops({
       db,
       clock,
       box,
