@@ -27,6 +27,7 @@ import { systemClock } from '../src/shared/clock.js';
 import { newId } from '../src/shared/ids.js';
 import { SecretBox } from '../src/shared/secret-box.js';
 import { buildWebhookLoops } from '../src/webhooks/build-webhook-loops.js';
+import { makeDeliveryHandler } from '../src/webhooks/deliver-webhook.js';
 import { sendWebhook } from '../src/webhooks/send-webhook.js';
 import { createWebhook } from '../src/webhooks/webhooks.js';
 import { startHttpsReceiver } from '../test/helpers/https-receiver.js';
@@ -106,12 +107,18 @@ async function main() {
     while (!check()) await new Promise((r) => setTimeout(r, 5));
   };
 
+  const retryDelaysMs = [0, 60_000, 300_000, 1_800_000, 7_200_000];
   const loops = buildWebhookLoops({
     db: database.db,
     clock: systemClock,
-    box,
-    retryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
-    send: { allowPrivate: true, ca: receiver.ca },
+    deliver: makeDeliveryHandler({
+      db: database.db,
+      clock: systemClock,
+      box,
+      retryDelaysMs,
+      send: (request) => sendWebhook(request, { allowPrivate: true, ca: receiver.ca }),
+    }),
+    firstDelayMs: retryDelaysMs[0] ?? 0,
     concurrency: options.concurrency,
     workerId: 'bench',
     leaseMs: 60_000,

@@ -9,11 +9,10 @@ import { publishReview } from '../github/publish-review.js';
 import { listPullRequestFiles, readPullRequest } from '../github/pull-requests.js';
 import { defaultRepositoryConfig } from '../github/repository-config.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
+import { QUEUES } from '../jobs/queues.js';
 import type { Clock } from '../shared/clock.js';
 import { recordEvents, reviewEventData } from './review-events.js';
 import { storedRepositoryConfig } from './stored-repository-config.js';
-
-export const PUBLISH_QUEUE = 'review.publish';
 
 /**
  * Queues publishing a review that reached an end state, in the caller's transaction: app reviews
@@ -28,7 +27,7 @@ export async function enqueuePublish(trx: Transaction<Database>, review: ReviewR
     trx,
     {
       id: `publish_${review.id}_${review.attempt}`,
-      queue: PUBLISH_QUEUE,
+      queue: QUEUES.publish,
       payload: { review_id: review.id },
       maxAttempts: 5,
     },
