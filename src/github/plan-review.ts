@@ -1,4 +1,4 @@
-import type { CommentableLines } from './commentable-lines.js';
+import type { CommentableLines } from '../engine/diff/commentable-lines.js';
 import { orderFindings } from '../engine/order-findings.js';
 import { atOrAbove, compareSeverity } from '../engine/severity.js';
 import type { Finding } from '../engine/types.js';

@@ -1,8 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, JobRow, ReviewRow } from '../db/schema.js';
+import { commentableLines } from '../engine/diff/commentable-lines.js';
 import { type CheckRunOutcome, completeCheckRun } from '../github/check-run.js';
-import { commentableLines } from '../github/commentable-lines.js';
 import { planReview } from '../github/plan-review.js';
 import { listPostedFingerprints } from '../github/posted-fingerprints.js';
 import { publishReview } from '../github/publish-review.js';
