@@ -129,7 +129,7 @@ export async function createTestApp(
       });
       // `only`: run just these queues (a test that needs one step done before the next).
       const only = run.only;
-      const worker = new JobRunner({
+      const runner = new JobRunner({
         db: database.db,
         clock,
         workerId: 'test-worker',
@@ -140,11 +140,11 @@ export async function createTestApp(
       });
       let ran = 0;
       for (;;) {
-        if (only) return ran + (await worker.drain());
+        if (only) return ran + (await runner.drain());
         const fanout = await dispatchEvents(database.db, clock.now(), {
           firstDelayMs: config.webhooks.retryDelaysMs[0] ?? 0,
         });
-        const jobs = await worker.drain();
+        const jobs = await runner.drain();
         ran += jobs;
         if (fanout.events === 0 && jobs === 0) return ran;
       }
