@@ -17,9 +17,10 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FINDING_TYPES } from '../src/engine/finding-types.js';
 import { reviewChange } from '../src/engine/review-change.js';
-import type { Finding, Severity } from '../src/engine/types.js';
-import { FINDING_TYPES, SEVERITIES } from '../src/engine/types.js';
+import { atOrAbove, SEVERITIES, type Severity } from '../src/engine/severity.js';
+import type { Finding } from '../src/engine/types.js';
 import {
   CORPORA,
   type CorpusCase,
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
   const add = (section: string, name: string, f: ScoredFinding[], l: ScoredLabel[]) =>
     groups.push({ section, name, t: tally(f, l) });
   add('overall', 'all', scoredFindings, scoredLabels);
-  const ci = (s: Severity) => s === 'critical' || s === 'important';
+  const ci = (s: Severity) => atOrAbove(s, 'important');
   add(
     'overall',
     'critical+important',

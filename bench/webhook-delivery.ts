@@ -4,7 +4,7 @@
  *   npm run bench:webhook-delivery [-- --deliveries N] [-- --paced N] [-- --concurrency N] [-- --json]
  *
  * One process holds the database (embedded PGlite in a temporary directory, or PostgreSQL when
- * DATABASE_URL is set), the delivery workers of `redline serve` (buildWebhookWorkers: outbox
+ * DATABASE_URL is set), the delivery loops of `redline serve` (buildWebhookLoops: outbox
  * dispatcher + delivery loops, address guard, signing, attempt log) and a local HTTPS receiver.
  *
  * 1. Throughput: N events (default 10,000) are written to the outbox at once; deliveries per
@@ -26,8 +26,9 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { systemClock } from '../src/shared/clock.js';
 import { newId } from '../src/shared/ids.js';
 import { SecretBox } from '../src/shared/secret-box.js';
+import { buildWebhookLoops } from '../src/webhooks/build-webhook-loops.js';
+import { makeDeliveryHandler } from '../src/webhooks/deliver-webhook.js';
 import { sendWebhook } from '../src/webhooks/send-webhook.js';
-import { buildWebhookWorkers } from '../src/webhooks/webhook-workers.js';
 import { createWebhook } from '../src/webhooks/webhooks.js';
 import { startHttpsReceiver } from '../test/helpers/https-receiver.js';
 
@@ -106,17 +107,23 @@ async function main() {
     while (!check()) await new Promise((r) => setTimeout(r, 5));
   };
 
-  const workers = buildWebhookWorkers({
+  const retryDelaysMs = [0, 60_000, 300_000, 1_800_000, 7_200_000];
+  const loops = buildWebhookLoops({
     db: database.db,
     clock: systemClock,
-    box,
-    retryDelaysMs: [0, 60_000, 300_000, 1_800_000, 7_200_000],
-    send: { allowPrivate: true, ca: receiver.ca },
+    deliver: makeDeliveryHandler({
+      db: database.db,
+      clock: systemClock,
+      box,
+      retryDelaysMs,
+      send: (request) => sendWebhook(request, { allowPrivate: true, ca: receiver.ca }),
+    }),
+    firstDelayMs: retryDelaysMs[0] ?? 0,
     concurrency: options.concurrency,
     workerId: 'bench',
     leaseMs: 60_000,
   });
-  for (const worker of workers) await worker.start();
+  for (const loop of loops) await loop.start();
 
   // 1. Throughput through the outbox.
   const before = memory();
@@ -136,7 +143,7 @@ async function main() {
     await new Promise((r) => setTimeout(r, 50));
   }
   await until(() => latencies.length === options.paced);
-  for (const worker of workers) await worker.stop();
+  for (const loop of loops) await loop.stop();
 
   // Baseline: the transport alone, same bodies, same concurrency.
   const body = JSON.stringify({ id: 'evt_baseline', type: 'review.completed', created_at: new Date().toISOString() });

@@ -39843,14 +39843,12 @@ ${comment.suggestion}` : comment.message;
 }
 
 // src/action/fail-on.ts
-var RANK = { critical: 3, important: 2, warning: 1, info: 0 };
-var ORDER = ["critical", "important", "warning", "info"];
 function commentsAtOrAbove(comments, failOn) {
   if (failOn === "never") return [];
-  return comments.filter((c) => RANK[c.severity] >= RANK[failOn]);
+  return comments.filter((c) => SEVERITIES.indexOf(c.severity) <= SEVERITIES.indexOf(failOn));
 }
 function countsBySeverity(comments) {
-  return ORDER.map((s) => [s, comments.filter((c) => c.severity === s).length]).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ");
+  return SEVERITIES.map((s) => [s, comments.filter((c) => c.severity === s).length]).filter(([, n]) => n > 0).map(([s, n]) => `${n} ${s}`).join(", ");
 }
 function failOnMessage(comments, failOn) {
   const blocking = commentsAtOrAbove(comments, failOn);
@@ -39906,7 +39904,6 @@ function idempotencyKey(env, body) {
 }
 
 // src/action/review-summary.ts
-var SEVERITIES2 = ["critical", "important", "warning", "info"];
 function cell(text) {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/\|/g, "\\|").replace(/\r?\n/g, "<br>");
 }
@@ -39931,9 +39928,9 @@ function renderReviewSummary(input3) {
   const lines = [
     "## Redline review",
     "",
-    "| score | status | critical | important | warning | info | comments |",
-    "| ---: | --- | ---: | ---: | ---: | ---: | ---: |",
-    `| ${review.score ?? "–"} | ${review.status} | ${SEVERITIES2.map(count).join(" | ")} | ${completed ? comments.length : "–"} |`,
+    `| score | status | ${SEVERITIES.join(" | ")} | comments |`,
+    `| ---: | --- | ${SEVERITIES.map(() => "---:").join(" | ")} | ---: |`,
+    `| ${review.score ?? "–"} | ${review.status} | ${SEVERITIES.map(count).join(" | ")} | ${completed ? comments.length : "–"} |`,
     "",
     `Review [${review.id}](${input3.reviewUrl}) of [${linkText(pullRequestName(review))}](${review.pull_request.url}).`,
     ""

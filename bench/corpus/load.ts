@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChangedFile, FindingType, Severity } from '../../src/engine/types.js';
+import type { FindingType } from '../../src/engine/finding-types.js';
+import { SEVERITIES, type Severity } from '../../src/engine/severity.js';
+import type { ChangedFile } from '../../src/engine/types.js';
 import { isKind, KINDS, type Kind } from './kinds.js';
 import { FORBIDDEN_LITERALS, isPlaceholder, PLACEHOLDER } from './placeholders.js';
 
@@ -158,7 +160,7 @@ function buildCase(raw: RawCase, language: CorpusLanguage): CorpusCase {
       for (const marker of markers) {
         const [kind = '', severity] = marker.split(':');
         if (!isKind(kind)) throw new Error(`${where(lineNo)}: unknown kind «${marker}»`);
-        if (severity !== undefined && !['critical', 'important', 'warning', 'info'].includes(severity)) {
+        if (severity !== undefined && !(SEVERITIES as readonly string[]).includes(severity)) {
           throw new Error(`${where(lineNo)}: unknown severity «${marker}»`);
         }
         labels.push({

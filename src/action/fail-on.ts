@@ -1,18 +1,15 @@
-import type { ReviewComment, Severity } from '../client/api-types.js';
+import { type ReviewComment, SEVERITIES } from '../client/api-types.js';
 import type { FailOn } from './action-inputs.js';
-
-const RANK: Record<Severity, number> = { critical: 3, important: 2, warning: 1, info: 0 };
-const ORDER: Severity[] = ['critical', 'important', 'warning', 'info'];
 
 /** The comments that make the step fail under `fail-on` (decisions §8): at or above the level. */
 export function commentsAtOrAbove(comments: ReviewComment[], failOn: FailOn): ReviewComment[] {
   if (failOn === 'never') return [];
-  return comments.filter((c) => RANK[c.severity] >= RANK[failOn]);
+  return comments.filter((c) => SEVERITIES.indexOf(c.severity) <= SEVERITIES.indexOf(failOn));
 }
 
 /** "1 critical, 2 warning": the counts by severity, most severe first, zeros left out. */
 export function countsBySeverity(comments: ReviewComment[]): string {
-  return ORDER.map((s) => [s, comments.filter((c) => c.severity === s).length] as const)
+  return SEVERITIES.map((s) => [s, comments.filter((c) => c.severity === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `${n} ${s}`)
     .join(', ');

@@ -1,4 +1,4 @@
-import type { Review, ReviewComment, Severity } from '../client/api-types.js';
+import { type Review, type ReviewComment, SEVERITIES, type Severity } from '../client/api-types.js';
 
 /** What the summary shows of a review; a review cut short by the timeout has no score yet. */
 export type SummaryReview = Pick<Review, 'id' | 'status' | 'pull_request'> &
@@ -13,8 +13,6 @@ export interface SummaryInput {
   /** The step's outcome in one sentence, and whether it passed. */
   verdict: { passed: boolean; message: string };
 }
-
-const SEVERITIES: Severity[] = ['critical', 'important', 'warning', 'info'];
 
 /** Table cells hold one line of text: no pipes, no raw HTML, line breaks as <br>. */
 function cell(text: string): string {
@@ -57,8 +55,8 @@ export function renderReviewSummary(input: SummaryInput): string {
   const lines = [
     '## Redline review',
     '',
-    '| score | status | critical | important | warning | info | comments |',
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    `| score | status | ${SEVERITIES.join(' | ')} | comments |`,
+    `| ---: | --- | ${SEVERITIES.map(() => '---:').join(' | ')} | ---: |`,
     `| ${review.score ?? '–'} | ${review.status} | ${SEVERITIES.map(count).join(' | ')} | ${completed ? comments.length : '–'} |`,
     '',
     `Review [${review.id}](${input.reviewUrl}) of [${linkText(pullRequestName(review))}](${review.pull_request.url}).`,

@@ -1,8 +1,6 @@
 import type { Probot } from 'probot';
 import type { JobRow } from '../db/schema.js';
 
-export const GITHUB_EVENT_QUEUE = 'github.event';
-
 /** The job payload: a verified GitHub webhook, as received. */
 export interface QueuedGitHubEvent {
   id: string;

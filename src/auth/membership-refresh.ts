@@ -2,12 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Database, JobRow, UserRow } from '../db/schema.js';
 import { readSignedInUser } from '../github/read-signed-in-user.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
+import { QUEUES } from '../jobs/queues.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import type { SecretBox } from '../shared/secret-box.js';
 import { syncMemberships } from './accounts.js';
 
-export const MEMBERSHIPS_QUEUE = 'memberships.refresh';
 /** Decisions §1: GitHub memberships are read at sign-in and refreshed at most hourly. */
 export const MEMBERSHIPS_TTL_MS = 3_600_000;
 
@@ -32,7 +32,7 @@ export function membershipsStale(
 export async function queueMembershipRefresh(db: Kysely<Database>, userId: string, now: Date): Promise<void> {
   await enqueueJob(
     db,
-    { queue: MEMBERSHIPS_QUEUE, id: `memberships:${userId}`, payload: { user_id: userId }, maxAttempts: 3 },
+    { queue: QUEUES.memberships, id: `memberships:${userId}`, payload: { user_id: userId }, maxAttempts: 3 },
     now,
   );
 }

@@ -6,8 +6,8 @@ import type { ReportInput } from '../engine/report/report-input.js';
 import { type SarifOptions, toSarif } from '../engine/report/sarif.js';
 import { toText } from '../engine/report/text.js';
 import { reviewChange } from '../engine/review-change.js';
-import { type Finding, SEVERITIES, type Severity } from '../engine/types.js';
-import { atOrAbove } from '../engine/verdict.js';
+import { atOrAbove, SEVERITIES, type Severity } from '../engine/severity.js';
+import type { Finding } from '../engine/types.js';
 import { readLocalChange } from './git-change.js';
 import { UsageError } from './usage-error.js';
 
@@ -45,7 +45,7 @@ export function parseReviewArgs(args: readonly string[], cwd: string = process.c
   }
   const failOn = values['fail-on'] ?? 'critical';
   if (failOn !== 'never' && !(SEVERITIES as readonly string[]).includes(failOn)) {
-    throw new UsageError(`--fail-on must be critical, important, warning, info or never (got "${failOn}")`);
+    throw new UsageError(`--fail-on must be ${SEVERITIES.join(', ')} or never (got "${failOn}")`);
   }
   if (values.base !== undefined && (values.base === '' || values.base.startsWith('-'))) {
     throw new UsageError(`--base: "${values.base}" is not a revision`);

@@ -4,14 +4,14 @@ import { countUsers } from '../auth/accounts.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import { githubAppAuthOrNull } from '../github/app-auth.js';
 import { buildApp } from '../http/build-app.js';
-import type { Worker } from '../jobs/worker.js';
+import type { BackgroundLoop } from '../jobs/background-loop.js';
 import { makeGitHubReader } from '../reviews/github-reader.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
+import { buildWorkerRole } from './build-worker-role.js';
 import { resolveSecrets } from './embedded-secrets.js';
 import { openRuntime, type Runtime } from './runtime.js';
 import { UsageError } from './usage-error.js';
-import { buildWorkers } from './workers.js';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -25,7 +25,7 @@ export function parseRole(value: string | undefined): Role {
 
 /**
  * `redline serve`: the HTTP server and the workers in one process, or one role of the two.
- * Resolves once a SIGTERM or SIGINT has drained in-flight requests, stopped the workers and
+ * Resolves once a SIGTERM or SIGINT has drained in-flight requests, stopped the background loops and
  * closed the database. Signals are caught from the first moment: one that arrives while the
  * server is still starting stops it as soon as it has started; a second one gives up at once.
  */
@@ -52,7 +52,7 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
     throw error;
   }
   const { config, database, logger } = runtime;
-  let workers: Worker[] = [];
+  let loops: BackgroundLoop[] = [];
   let app: FastifyInstance | undefined;
   try {
     const secrets = await resolveSecrets(config);
@@ -79,12 +79,12 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
       appOctokit: reader.appOctokit,
     });
     // One reader (its Octokit clients and token caches) for the API and the workers.
-    workers =
+    loops =
       role === 'api'
         ? []
-        : buildWorkers({ config, database, secrets, logger, githubApp, probot, githubReader: reader });
+        : buildWorkerRole({ config, database, secrets, logger, githubApp, probot, githubReader: reader });
     const onQueued = () => {
-      for (const worker of workers) worker.wake?.();
+      for (const loop of loops) loop.wake?.();
     };
     app =
       role === 'worker'
@@ -95,7 +95,7 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
       logger.info({ url: config.publicUrl, database: database.kind, role }, 'Redline is serving');
     }
     if (role !== 'api') {
-      for (const worker of workers) await worker.start();
+      for (const loop of loops) await loop.start();
     }
     if (database.kind === 'embedded' && (await countUsers(database.db)) === 0) {
       logger.info(
@@ -116,7 +116,7 @@ export async function serve(env: Record<string, string | undefined>, role: Role)
     let code = 0;
     try {
       await app?.close();
-      for (const worker of workers) await worker.stop();
+      for (const loop of loops) await loop.stop();
       await database.close();
       logger.info('stopped');
     } catch (error) {

@@ -85,7 +85,12 @@ export interface SignInRateWindowsTable {
 }
 
 export type ReviewStatus = 'pending' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
-export type CommentType = 'security' | 'performance' | 'style' | 'bug' | 'suggestion';
+/**
+ * The engine's FindingType and Severity (engine/finding-types.ts, engine/severity.ts), written out
+ * because db/ does not import the engine; test/architecture/vocabulary-copies.test.ts keeps them
+ * equal, and the review_comments check constraints hold the same values.
+ */
+export type FindingType = 'security' | 'performance' | 'style' | 'bug' | 'suggestion';
 export type Severity = 'critical' | 'important' | 'warning' | 'info';
 type Json<T> = ColumnType<T, string, string>;
 
@@ -168,7 +173,7 @@ export interface GithubDeliveriesTable {
 export interface ReviewCommentsTable {
   id: string;
   review_id: string;
-  type: CommentType;
+  type: FindingType;
   severity: Severity;
   message: string;
   file: string;

@@ -10,6 +10,7 @@ import { parseSource } from './rules/ast-grep.js';
 import { RULES } from './rules/packs/index.js';
 import { runRules } from './rules/run-rules.js';
 import { findSecrets } from './secrets/find-secrets.js';
+import { compareSeverity } from './severity.js';
 import { type SkippedFile, summarize } from './summarize.js';
 import { isTestFile, testCoverage } from './test-coverage.js';
 import type { ChangedFile, ChangeSet, EngineOptions, EngineResult, Finding } from './types.js';
@@ -28,8 +29,6 @@ const SKIP_LABEL: Record<SkipReason, string> = {
   binary: 'binary',
   too_large: 'too large to review',
 };
-
-const ORDER = ['critical', 'important', 'warning', 'info'];
 
 /** Rules and complexity for one source file; matches are reported on added lines only. */
 function analyzeSource(
@@ -154,7 +153,7 @@ export function reviewChange(change: ChangeSet, options: EngineOptions): EngineR
   const seen = new Set<string>();
   const unique = orderFindings(
     findings
-      .sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity))
+      .sort((a, b) => compareSeverity(a.severity, b.severity))
       .filter((f) => {
         const key = `${f.file}\0${f.line}\0${f.type}`;
         if (seen.has(key)) return false;

@@ -1,4 +1,5 @@
-import type { Finding, Severity } from './types.js';
+import type { Severity } from './severity.js';
+import type { Finding } from './types.js';
 
 export const SEVERITY_PENALTY: Record<Severity, number> = { critical: 25, important: 10, warning: 3, info: 1 };
 

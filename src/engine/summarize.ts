@@ -1,11 +1,11 @@
-import type { Finding, Severity } from './types.js';
+import { compareSeverity, SEVERITIES } from './severity.js';
+import type { Finding } from './types.js';
 
 export interface SkippedFile {
   path: string;
   reason: string;
 }
 
-const ORDER: Severity[] = ['critical', 'important', 'warning', 'info'];
 const LABEL: Record<string, string> = {
   javascript: 'JavaScript',
   typescript: 'TypeScript',
@@ -47,11 +47,11 @@ export function summarize(input: {
   if (input.findings.length === 0) {
     parts.push('No issues found.');
   } else {
-    const counts = ORDER.map((s) => [s, input.findings.filter((f) => f.severity === s).length] as const)
+    const counts = SEVERITIES.map((s) => [s, input.findings.filter((f) => f.severity === s).length] as const)
       .filter(([, n]) => n > 0)
       .map(([s, n]) => `${n} ${s === 'info' ? 'minor' : s}`);
     const top = [...input.findings]
-      .sort((a, b) => ORDER.indexOf(a.severity) - ORDER.indexOf(b.severity))
+      .sort((a, b) => compareSeverity(a.severity, b.severity))
       .slice(0, 3)
       .map((f) => `${firstSentence(f.message)} (${f.file}:${f.line})`);
     parts.push(`Found ${list(counts)} issue${input.findings.length === 1 ? '' : 's'}. Most severe: ${top.join('; ')}.`);

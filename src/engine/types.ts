@@ -1,3 +1,6 @@
+import type { FindingType } from './finding-types.js';
+import type { Severity } from './severity.js';
+
 /** What the engine reads: a pull request's change, already fetched. The engine does no I/O. */
 export interface ChangedFile {
   path: string;
@@ -17,9 +20,6 @@ export interface ChangedFile {
 export interface ChangeSet {
   files: ChangedFile[];
 }
-
-export type FindingType = 'security' | 'performance' | 'style' | 'bug' | 'suggestion';
-export type Severity = 'critical' | 'important' | 'warning' | 'info';
 
 export interface Finding {
   type: FindingType;
@@ -64,6 +64,3 @@ export interface EngineResult {
   /** Files not reviewed and why (lock, generated, vendored, minified, binary, too large). */
   skipped: { path: string; reason: string }[];
 }
-
-export const SEVERITIES: readonly Severity[] = ['critical', 'important', 'warning', 'info'];
-export const FINDING_TYPES: readonly FindingType[] = ['security', 'performance', 'style', 'bug', 'suggestion'];

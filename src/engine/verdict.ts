@@ -1,12 +1,7 @@
-import type { Finding, Severity } from './types.js';
+import { atOrAbove, type Severity } from './severity.js';
+import type { Finding } from './types.js';
 
 export type Verdict = 'approved' | 'changes_requested' | 'commented';
-
-const RANK: Record<Severity, number> = { info: 0, warning: 1, important: 2, critical: 3 };
-
-export function atOrAbove(severity: Severity, threshold: Severity): boolean {
-  return RANK[severity] >= RANK[threshold];
-}
 
 /**
  * Decisions §7 defaults: request changes for anything at or above `important`, approve when

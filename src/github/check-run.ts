@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest';
-import type { Severity } from '../engine/types.js';
+import type { Severity } from '../engine/severity.js';
 import { AppError, upstreamError } from '../shared/errors.js';
 import { countsSentence } from './counts-sentence.js';
 import { httpStatusOf } from './octokit.js';

@@ -1,4 +1,5 @@
-import { type Finding, SEVERITIES } from '../engine/types.js';
+import { SEVERITIES } from '../engine/severity.js';
+import type { Finding } from '../engine/types.js';
 
 /** "found 3 problems (1 critical, 2 warning)", or "found no problems": the review's and the check run's first line. */
 export function countsSentence(findings: readonly Pick<Finding, 'severity'>[]): string {

@@ -1,7 +1,7 @@
+import type { CommentableLines } from '../engine/diff/commentable-lines.js';
 import { orderFindings } from '../engine/order-findings.js';
-import type { Finding, Severity } from '../engine/types.js';
-import { atOrAbove } from '../engine/verdict.js';
-import type { CommentableLines } from './commentable-lines.js';
+import { atOrAbove, compareSeverity } from '../engine/severity.js';
+import type { Finding } from '../engine/types.js';
 import { compileGlob } from './compile-glob.js';
 import { countsSentence } from './counts-sentence.js';
 import { fingerprintMarker } from './fingerprint-marker.js';
@@ -51,8 +51,6 @@ export interface ReviewPlan<F extends ReviewFinding> {
 /** GitHub takes 65,536 characters in a review body; the rest of the room is for the summary and headings. */
 const MAX_LIST_CHARS = 50_000;
 const MAX_SUMMARY_CHARS = 10_000;
-
-const RANK: Record<Severity, number> = { critical: 0, important: 1, warning: 2, info: 3 };
 
 /** Finding text is shown as written, except that it may not open an HTML comment (a forged marker). */
 function escapeText(text: string): string {
@@ -138,8 +136,8 @@ function keptBy(config: RepositoryConfig): (f: ReviewFinding) => boolean {
  */
 export function planReview<F extends ReviewFinding>(input: ReviewPlanInput<F>): ReviewPlan<F> {
   const { config } = input;
-  const findings = orderFindings(input.findings.filter(keptBy(config))).sort(
-    (a, b) => RANK[a.severity] - RANK[b.severity],
+  const findings = orderFindings(input.findings.filter(keptBy(config))).sort((a, b) =>
+    compareSeverity(a.severity, b.severity),
   );
   const fresh = findings.filter((f) => !input.posted.has(f.fingerprint));
   const inline: F[] = [];

@@ -1,6 +1,7 @@
 import { type Document, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
-import { FINDING_TYPES, type FindingType, SEVERITIES, type Severity } from '../engine/types.js';
+import { FINDING_TYPES, type FindingType } from '../engine/finding-types.js';
+import { SEVERITIES } from '../engine/severity.js';
 
 /** Where a repository configures Redline, read from its default branch (decisions §7). */
 export const REPOSITORY_CONFIG_PATH = '.github/redline.yml';
@@ -27,7 +28,7 @@ const patterns = (what: string) =>
       .default(() => []),
   );
 
-const severity = z.enum(SEVERITIES as [Severity, ...Severity[]], {
+const severity = z.enum(SEVERITIES, {
   error: `must be one of ${SEVERITIES.join(', ')}`,
 });
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Probot } from 'probot';
-import { GITHUB_EVENT_QUEUE } from '../app/github-event-job.js';
 import type { Database } from '../db/schema.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
+import { QUEUES } from '../jobs/queues.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, badRequest } from '../shared/errors.js';
 
@@ -75,7 +75,7 @@ export function registerGitHubWebhookRoute(app: FastifyInstance, deps: GitHubWeb
             .executeTakeFirst();
           if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 0) return 'duplicate' as const;
           if (!HANDLED_GITHUB_EVENTS.has(name)) return 'ignored' as const;
-          await enqueueJob(trx, { queue: GITHUB_EVENT_QUEUE, payload: { id, name, payload }, maxAttempts: 5 }, now);
+          await enqueueJob(trx, { queue: QUEUES.githubEvent, payload: { id, name, payload }, maxAttempts: 5 }, now);
           return 'queued' as const;
         });
         if (queued === 'queued') deps.onQueued?.();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { errorText } from './error-text.js';
-import { type JobClaim, ownedBy } from './job-claim.js';
+import { type OwnedJob, ownedBy } from './owned-by.js';
 
 /**
  * Puts a failed attempt back in the queue, due after `delayMs`, if this claim still owns it.
@@ -11,7 +11,7 @@ import { type JobClaim, ownedBy } from './job-claim.js';
  */
 export async function retryJob(
   db: Kysely<Database>,
-  job: JobClaim,
+  job: OwnedJob,
   error: unknown,
   delayMs: number,
   now: Date,

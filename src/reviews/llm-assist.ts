@@ -1,9 +1,9 @@
+import { chatCompletion } from '../chat-completions/chat-completion.js';
 import { DiffIndex } from '../engine/diff/diff-index.js';
 import { buildLlmPrompt } from '../engine/llm/build-llm-prompt.js';
 import { llmFindings, parseLlmReview } from '../engine/llm/merge-llm-review.js';
 import { orderFindings } from '../engine/order-findings.js';
 import type { ChangedFile, EngineResult, Finding } from '../engine/types.js';
-import { chatCompletion } from '../llm/chat-completion.js';
 
 export interface LlmSettings {
   baseUrl: string;

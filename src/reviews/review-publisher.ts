@@ -1,19 +1,18 @@
 import type { Octokit } from '@octokit/rest';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, JobRow, ReviewRow } from '../db/schema.js';
+import { commentableLines } from '../engine/diff/commentable-lines.js';
 import { type CheckRunOutcome, completeCheckRun } from '../github/check-run.js';
-import { commentableLines } from '../github/commentable-lines.js';
 import { planReview } from '../github/plan-review.js';
 import { listPostedFingerprints } from '../github/posted-fingerprints.js';
 import { publishReview } from '../github/publish-review.js';
 import { listPullRequestFiles, readPullRequest } from '../github/pull-requests.js';
 import { defaultRepositoryConfig } from '../github/repository-config.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
+import { QUEUES } from '../jobs/queues.js';
 import type { Clock } from '../shared/clock.js';
 import { recordEvents, reviewEventData } from './review-events.js';
 import { storedRepositoryConfig } from './stored-repository-config.js';
-
-export const PUBLISH_QUEUE = 'review.publish';
 
 /**
  * Queues publishing a review that reached an end state, in the caller's transaction: app reviews
@@ -28,7 +27,7 @@ export async function enqueuePublish(trx: Transaction<Database>, review: ReviewR
     trx,
     {
       id: `publish_${review.id}_${review.attempt}`,
-      queue: PUBLISH_QUEUE,
+      queue: QUEUES.publish,
       payload: { review_id: review.id },
       maxAttempts: 5,
     },

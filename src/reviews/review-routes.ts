@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { type Guard, principalOf } from '../auth/guard.js';
 import { readAlongFor } from '../auth/read-along.js';
 import type { Database } from '../db/schema.js';
+import { FINDING_TYPES } from '../engine/finding-types.js';
+import { SEVERITIES } from '../engine/severity.js';
 import {
   abandonIdempotentRequestWhenPossible,
   beginIdempotentRequest,
@@ -268,8 +270,8 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       return envelope(
         {
           ...review.analysis,
-          issues_by_type: tally(['security', 'performance', 'style', 'bug', 'suggestion'] as const, (r) => r.type),
-          issues_by_severity: tally(['critical', 'important', 'warning', 'info'] as const, (r) => r.severity),
+          issues_by_type: tally(FINDING_TYPES, (r) => r.type),
+          issues_by_severity: tally(SEVERITIES, (r) => r.severity),
         },
         request.id,
         deps.clock.now(),

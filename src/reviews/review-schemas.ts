@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FINDING_TYPES } from '../engine/finding-types.js';
+import { SEVERITIES } from '../engine/severity.js';
 
 const severityCounts = z.object({
   critical: z.number().int(),
@@ -48,8 +50,8 @@ export const reviewStatusSchema = z.object({ id: z.string(), status: reviewSchem
 
 export const commentSchema = z.object({
   id: z.string().describe('Prefix cmt_.'),
-  type: z.enum(['security', 'performance', 'style', 'bug', 'suggestion']),
-  severity: z.enum(['critical', 'important', 'warning', 'info']),
+  type: z.enum(FINDING_TYPES),
+  severity: z.enum(SEVERITIES),
   message: z.string(),
   file: z.string(),
   line: z.number().int(),

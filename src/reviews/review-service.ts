@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Database, ReviewOptions, ReviewRow } from '../db/schema.js';
 import type { PullRequestMetadata } from '../github/pull-requests.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
+import { QUEUES } from '../jobs/queues.js';
 import { assertReviewQuota } from '../limits/review-quota.js';
 import type { Clock } from '../shared/clock.js';
 import { AppError, unprocessable } from '../shared/errors.js';
@@ -14,7 +15,6 @@ import { type ReviewEventType, recordEvents, reviewEventData } from './review-ev
 import { enqueuePublish } from './review-publisher.js';
 import { nextStatus, type ReviewAction } from './review-state.js';
 
-export const REVIEW_QUEUE = 'review.process';
 /** A review still in progress this long after it started is failed by the deadline sweep. */
 export const REVIEW_DEADLINE_MS = 10 * 60 * 1000;
 
@@ -320,7 +320,7 @@ export class ReviewService {
   private async enqueue(trx: Transaction<Database>, review: ReviewRow, now: Date): Promise<void> {
     await enqueueJob(
       trx,
-      { queue: REVIEW_QUEUE, payload: { review_id: review.id, attempt: review.attempt }, maxAttempts: 3 },
+      { queue: QUEUES.review, payload: { review_id: review.id, attempt: review.attempt }, maxAttempts: 3 },
       now,
     );
   }

@@ -1,9 +1,8 @@
 import type { Transaction } from 'kysely';
 import type { Database, WebhookDeliveryRow } from '../db/schema.js';
 import { enqueueJobs } from '../jobs/enqueue-job.js';
+import { QUEUES } from '../jobs/queues.js';
 import { newId } from '../shared/ids.js';
-
-export const WEBHOOK_QUEUE = 'webhook-delivery';
 
 /**
  * Job attempts are not delivery attempts: the handler counts those itself. These only cover a
@@ -32,7 +31,7 @@ export function eventBody(event: EventForDelivery): string {
 export function deliveryJob(deliveryId: string, attempt: number, runAt: Date) {
   return {
     id: `whd_${deliveryId}_${attempt}`,
-    queue: WEBHOOK_QUEUE,
+    queue: QUEUES.webhookDelivery,
     payload: { delivery_id: deliveryId, attempt },
     runAt,
     maxAttempts: JOB_MAX_ATTEMPTS,

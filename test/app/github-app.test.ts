@@ -2,7 +2,7 @@ import { createHmac, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GITHUB_EVENT_QUEUE } from '../../src/app/github-event-job.js';
+import { QUEUES } from '../../src/jobs/queues.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 const require = createRequire(import.meta.url);
@@ -400,7 +400,7 @@ describe('the GitHub App', () => {
       pullRequestPayload('synchronize', { sha: 'a'.repeat(40), updatedAt: '2026-01-01T10:05:00Z' }),
     );
     // Both events are handled before any review runs: the first review is still queued.
-    await t.runJobs({ only: [GITHUB_EVENT_QUEUE] });
+    await t.runJobs({ only: [QUEUES.githubEvent] });
     await t.runJobs();
     const reviews = await reviewsOf();
     expect(reviews.map((r) => [r.head_sha, r.status])).toEqual([

@@ -15,7 +15,8 @@ import { toJson } from '../../src/engine/report/json.js';
 import type { ReportInput } from '../../src/engine/report/report-input.js';
 import { toSarif } from '../../src/engine/report/sarif.js';
 import { toText } from '../../src/engine/report/text.js';
-import type { EngineResult, Finding, Severity } from '../../src/engine/types.js';
+import type { Severity } from '../../src/engine/severity.js';
+import type { EngineResult, Finding } from '../../src/engine/types.js';
 import { captureIo, makeRepo, type Planted, plantProblems, type TempRepo } from './review-fixtures.js';
 
 // Decisions §9, `redline review`: the git plumbing on real temporary repositories, the three

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { splitUnifiedDiff } from '../../src/engine/diff/split-unified-diff.js';
 import { reviewChange } from '../../src/engine/review-change.js';
+import { compareSeverity } from '../../src/engine/severity.js';
 import type { ChangedFile, EngineOptions, EngineResult } from '../../src/engine/types.js';
 import { fakes } from './secrets/fake-secrets.js';
 
@@ -109,8 +110,7 @@ describe('golden diffs: exact comments per language', () => {
     if (expected.length === 0) {
       expect(result.summary).toContain('No issues found.');
     } else {
-      const rank = (s: string) => ['critical', 'important', 'warning', 'info'].indexOf(s);
-      const top = [...result.findings].sort((x, y) => rank(x.severity) - rank(y.severity))[0];
+      const top = [...result.findings].sort((x, y) => compareSeverity(x.severity, y.severity))[0];
       expect(result.summary).toContain(`Most severe: `);
       expect(result.summary).toContain(`(${top?.file}:${top?.line})`);
     }

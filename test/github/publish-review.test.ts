@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { commentableLines } from '../../src/engine/diff/commentable-lines.js';
 import { reviewChange } from '../../src/engine/review-change.js';
 import type { Finding } from '../../src/engine/types.js';
 import { completeCheckRun, startCheckRun } from '../../src/github/check-run.js';
-import type { commentableLines } from '../../src/github/commentable-lines.js';
 import { createOctokit } from '../../src/github/octokit.js';
 import { planReview } from '../../src/github/plan-review.js';
 import { listPostedFingerprints } from '../../src/github/posted-fingerprints.js';

@@ -1,5 +1,5 @@
+import { commentableLines } from '../../src/engine/diff/commentable-lines.js';
 import type { Finding } from '../../src/engine/types.js';
-import { commentableLines } from '../../src/github/commentable-lines.js';
 
 /**
  * A pull request of two files, as GitHub lists them (patches against the base). New-side lines

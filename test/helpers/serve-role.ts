@@ -2,14 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Role } from '../../src/cli/serve.js';
 import { freePort } from './private-postgres.js';
 import type { TestApp } from './test-app.js';
 import { until } from './until.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-/** What a process serves: `--role api`, `--role worker`, or both (`serve` alone, as on a laptop). */
-export type Role = 'api' | 'worker' | 'all';
 
 /** One `redline serve [--role …]` child process (the compiled build/), as an operator runs it. */
 export interface RoleProcess {

@@ -2,28 +2,23 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { buildGitHubApp } from '../../src/app/build-github-app.js';
-import { GITHUB_EVENT_QUEUE, makeGitHubEventHandler } from '../../src/app/github-event-job.js';
 import { createLocalUser } from '../../src/auth/accounts.js';
 import { createApiToken } from '../../src/auth/api-tokens.js';
 import { jwtKeys, signUserJwt } from '../../src/auth/jwt.js';
-import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../../src/auth/membership-refresh.js';
 import { SCOPES, type Scope } from '../../src/auth/scopes.js';
+import { buildJobHandlers } from '../../src/cli/build-job-handlers.js';
 import { type Config, loadConfig } from '../../src/config/config.js';
 import { readGitHubAppCredentials } from '../../src/config/github-app-key.js';
 import type { Mode, UserRow } from '../../src/db/schema.js';
 import { githubAppAuthOrNull } from '../../src/github/app-auth.js';
 import type { GitHubRetryOptions } from '../../src/github/octokit.js';
 import { type AppSecrets, buildApp } from '../../src/http/build-app.js';
-import { type JobHandler, JobWorker } from '../../src/jobs/job-worker.js';
+import { JobRunner } from '../../src/jobs/job-runner.js';
+import type { QueueName } from '../../src/jobs/queues.js';
 import { makeGitHubReader } from '../../src/reviews/github-reader.js';
-import { makeReviewProcessor } from '../../src/reviews/review-processor.js';
-import { makeReviewPublisher, PUBLISH_QUEUE } from '../../src/reviews/review-publisher.js';
-import { REVIEW_QUEUE } from '../../src/reviews/review-service.js';
 import { SecretBox } from '../../src/shared/secret-box.js';
-import { WEBHOOK_QUEUE } from '../../src/webhooks/create-deliveries.js';
-import { makeDeliveryHandler } from '../../src/webhooks/deliver-webhook.js';
 import { dispatchEvents } from '../../src/webhooks/dispatch-events.js';
-import { type SendOptions, sendWebhook } from '../../src/webhooks/send-webhook.js';
+import type { SendOptions } from '../../src/webhooks/send-webhook.js';
 import { type TestClock, testClock } from './test-clock.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
@@ -39,7 +34,7 @@ export interface TestApp {
    * Runs every due background job (reviews, membership refreshes, the outbox fan-out and webhook
    * deliveries) to the end, as a worker process would; returns how many jobs ran.
    */
-  runJobs(options?: { only?: string[] }): Promise<number>;
+  runJobs(options?: { only?: QueueName[] }): Promise<number>;
   createToken(userId: string, options?: { scopes?: Scope[]; mode?: Mode; expiresInSeconds?: number }): Promise<string>;
   close(): Promise<void>;
 }
@@ -121,56 +116,35 @@ export async function createTestApp(
       return { user, jwt: await signUserJwt(keys, user.id, clock.now()) };
     },
     async runJobs(run = {}) {
-      const box = new SecretBox(secrets.encryptionKey);
-      const fetchImpl = options.fetch ?? globalThis.fetch;
-      const handlers: Record<string, JobHandler> = {
-        [REVIEW_QUEUE]: makeReviewProcessor({
-          db: database.db,
-          clock,
-          publicUrl: config.publicUrl,
-          readChangedFiles: reader.readChangedFiles,
-          llm: config.llm ? { ...config.llm, timeoutMs: 2000, fetch: fetchImpl } : undefined,
-        }),
-        [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
-          db: database.db,
-          clock,
-          box,
-          apiUrl: config.github.apiUrl,
-          fetch: fetchImpl,
-        }),
-        [PUBLISH_QUEUE]: makeReviewPublisher({
-          db: database.db,
-          clock,
-          publicUrl: config.publicUrl,
-          appOctokit: reader.appOctokit,
-          botLogin: reader.botLogin,
-        }),
-        ...(probot ? { [GITHUB_EVENT_QUEUE]: makeGitHubEventHandler(probot) } : {}),
-        [WEBHOOK_QUEUE]: makeDeliveryHandler({
-          db: database.db,
-          clock,
-          box,
-          retryDelaysMs: config.webhooks.retryDelaysMs,
-          send: (request) =>
-            sendWebhook(request, { allowPrivate: config.webhooks.allowPrivate, ...options.webhookSend }),
-        }),
-      };
+      const handlers = buildJobHandlers({
+        config,
+        db: database.db,
+        clock,
+        box: new SecretBox(secrets.encryptionKey),
+        fetch: options.fetch ?? globalThis.fetch,
+        githubReader: reader,
+        probot,
+        llmTimeoutMs: 2000,
+        webhookSend: options.webhookSend,
+      });
       // `only`: run just these queues (a test that needs one step done before the next).
       const only = run.only;
-      const worker = new JobWorker({
+      const runner = new JobRunner({
         db: database.db,
         clock,
         workerId: 'test-worker',
-        handlers: only ? Object.fromEntries(Object.entries(handlers).filter(([q]) => only.includes(q))) : handlers,
+        handlers: only
+          ? Object.fromEntries(Object.entries(handlers).filter(([q]) => (only as string[]).includes(q)))
+          : handlers,
         backoff: () => 0,
       });
       let ran = 0;
       for (;;) {
-        if (only) return ran + (await worker.drain());
+        if (only) return ran + (await runner.drain());
         const fanout = await dispatchEvents(database.db, clock.now(), {
           firstDelayMs: config.webhooks.retryDelaysMs[0] ?? 0,
         });
-        const jobs = await worker.drain();
+        const jobs = await runner.drain();
         ran += jobs;
         if (fanout.events === 0 && jobs === 0) return ran;
       }

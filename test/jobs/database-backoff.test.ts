@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IntervalWorker } from '../../src/jobs/interval-worker.js';
+import { PeriodicTask } from '../../src/jobs/periodic-task.js';
 import { backoffPause, MAX_ERROR_PAUSE_MS } from '../../src/shared/backoff-pause.js';
 
 /**
@@ -23,7 +23,7 @@ describe('backing off while the database fails', () => {
     let failuresLeft = 3;
     const warnings: object[] = [];
     const errors: object[] = [];
-    const worker = new IntervalWorker({
+    const worker = new PeriodicTask({
       name: 'dispatch',
       everyMs: 100,
       logger: { info() {}, warn: (obj) => warnings.push(obj), error: (obj) => errors.push(obj) },

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReviewStatus } from '../../src/db/schema.js';
+import { QUEUES } from '../../src/jobs/queues.js';
 import { failOverdueReviews, failReview, makeReviewProcessor } from '../../src/reviews/review-processor.js';
-import { REVIEW_DEADLINE_MS, REVIEW_QUEUE } from '../../src/reviews/review-service.js';
+import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
 import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -60,7 +61,7 @@ async function eventsOf(h: Harness, reviewId: string) {
 }
 
 async function jobsOf(h: Harness, reviewId: string) {
-  const jobs = await h.t.database.db.selectFrom('jobs').selectAll().where('queue', '=', REVIEW_QUEUE).execute();
+  const jobs = await h.t.database.db.selectFrom('jobs').selectAll().where('queue', '=', QUEUES.review).execute();
   return jobs.filter((j) => (j.payload as { review_id?: string }).review_id === reviewId);
 }
 
@@ -310,7 +311,7 @@ describe('review lifecycle', () => {
     });
     const job = {
       id: 'job_race',
-      queue: REVIEW_QUEUE,
+      queue: QUEUES.review,
       payload: { review_id: id, attempt: 1 },
       status: 'running',
       run_at: now,

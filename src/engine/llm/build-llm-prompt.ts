@@ -1,3 +1,5 @@
+import { FINDING_TYPES } from '../finding-types.js';
+import { SEVERITIES } from '../severity.js';
 import type { ChangedFile, Finding } from '../types.js';
 
 export interface ChatMessage {
@@ -8,13 +10,16 @@ export interface ChatMessage {
 /** Keeps the prompt within a budget: a review of a huge change reads its first files, not all. */
 export const MAX_PROMPT_CHARS = 60_000;
 
+/** `"a"|"b"`: the values the model may answer with. */
+const oneOf = (values: readonly string[]) => values.map((v) => `"${v}"`).join('|');
+
 const SYSTEM = [
   'You review pull requests. Report only real problems in the ADDED lines (those starting with +):',
   'security flaws, bugs, performance problems, and style issues a careful maintainer would raise.',
   'Do not repeat the findings already listed. Do not comment on unchanged code. No praise.',
   'Answer with JSON only: {"summary": string, "comments": [{"file": string, "line": number (the new',
-  'file line number of an added line), "type": "security"|"performance"|"style"|"bug"|"suggestion",',
-  '"severity": "critical"|"important"|"warning"|"info", "message": string (what is wrong and why),',
+  `file line number of an added line), "type": ${oneOf(FINDING_TYPES)},`,
+  `"severity": ${oneOf(SEVERITIES)}, "message": string (what is wrong and why),`,
   '"suggestion"?: string (replacement code for that line)}]}. The summary says what the change does',
   'and its most important problems in at most three sentences.',
 ].join(' ');

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FINDING_TYPES } from '../finding-types.js';
+import { SEVERITIES } from '../severity.js';
 
 /** What we ask the model to answer, validated before a word of it is used. */
 export const llmReviewSchema = z.object({
@@ -8,8 +10,8 @@ export const llmReviewSchema = z.object({
       z.object({
         file: z.string().min(1).max(1000),
         line: z.number().int().positive(),
-        type: z.enum(['security', 'performance', 'style', 'bug', 'suggestion']),
-        severity: z.enum(['critical', 'important', 'warning', 'info']),
+        type: z.enum(FINDING_TYPES),
+        severity: z.enum(SEVERITIES),
         message: z.string().min(10).max(2000),
         suggestion: z.string().max(2000).optional(),
       }),

@@ -1,5 +1,6 @@
-import type { Finding, FindingType, Severity } from '../types.js';
-import { atOrAbove } from '../verdict.js';
+import type { FindingType } from '../finding-types.js';
+import { atOrAbove, type Severity } from '../severity.js';
+import type { Finding } from '../types.js';
 import { orderFindings, type ReportInput } from './report-input.js';
 
 export const SARIF_SCHEMA_URI =

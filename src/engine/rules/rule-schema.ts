@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { FINDING_TYPES } from '../finding-types.js';
+import { SEVERITIES } from '../severity.js';
 
 /**
  * A rule is data: validated at load, so a malformed pack fails at start, not mid-review. `rule`
@@ -9,8 +11,8 @@ export const ruleSchema = z
   .object({
     id: z.string().regex(/^[a-z]+\.[a-z0-9-]+$/, 'must look like <pack>.<name>, e.g. js.eval'),
     languages: z.array(z.enum(['javascript', 'typescript', 'python', 'go', 'java', 'ruby'])).min(1),
-    type: z.enum(['security', 'performance', 'style', 'bug', 'suggestion']),
-    severity: z.enum(['critical', 'important', 'warning', 'info']),
+    type: z.enum(FINDING_TYPES),
+    severity: z.enum(SEVERITIES),
     /** What is wrong and why, in one or two sentences. */
     message: z.string().min(20),
     /** ast-grep rule (https://ast-grep.github.io/reference/rule.html). */

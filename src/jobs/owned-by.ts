@@ -6,10 +6,10 @@ import type { Database, JobRow } from '../db/schema.js';
  * so a worker that lost its lease cannot settle the next claim, even when the same worker id
  * (a restarted process with a fixed id) holds it now.
  */
-export type JobClaim = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
+export type OwnedJob = Pick<JobRow, 'id' | 'locked_by' | 'attempts'>;
 
 /** The condition every settle (complete, retry, fail, heartbeat) puts on its update: still ours. */
-export function ownedBy(job: JobClaim) {
+export function ownedBy(job: OwnedJob) {
   return (eb: ExpressionBuilder<Database, 'jobs'>) =>
     eb.and([
       eb('id', '=', job.id),

@@ -1,22 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { IntervalWorker } from '../jobs/interval-worker.js';
-import { type JobLogger, JobWorker } from '../jobs/job-worker.js';
-import type { Worker } from '../jobs/worker.js';
+import type { BackgroundLoop } from '../jobs/background-loop.js';
+import { type JobHandler, type JobLogger, JobRunner } from '../jobs/job-runner.js';
+import { PeriodicTask } from '../jobs/periodic-task.js';
+import { QUEUES } from '../jobs/queues.js';
 import type { Clock } from '../shared/clock.js';
-import type { SecretBox } from '../shared/secret-box.js';
-import { WEBHOOK_QUEUE } from './create-deliveries.js';
-import { makeDeliveryHandler } from './deliver-webhook.js';
 import { dispatchEvents } from './dispatch-events.js';
-import { type SendOptions, sendWebhook } from './send-webhook.js';
 
-export interface WebhookWorkerOptions {
+export interface WebhookLoopsOptions {
   db: Kysely<Database>;
   clock: Clock;
-  box: SecretBox;
-  retryDelaysMs: readonly number[];
-  /** Address guard, timeout and trust for every attempt. */
-  send: SendOptions;
+  /** The webhook delivery queue's handler (makeDeliveryHandler, as buildJobHandlers makes it). */
+  deliver: JobHandler;
+  /** The wait before a delivery's first attempt (the first of WEBHOOK_RETRY_DELAYS_MS). */
+  firstDelayMs: number;
   /** Deliveries in flight at once in this process (each waits up to 10 s on a slow subscriber). */
   concurrency: number;
   workerId: string;
@@ -30,31 +27,23 @@ export interface WebhookWorkerOptions {
  * The delivery side of a worker process: one outbox reader and `concurrency` delivery loops on
  * the webhook queue (apart from review processing, so a slow subscriber never delays a review).
  */
-export function buildWebhookWorkers(options: WebhookWorkerOptions): Worker[] {
+export function buildWebhookLoops(options: WebhookLoopsOptions): BackgroundLoop[] {
   const { db, clock } = options;
-  const handler = makeDeliveryHandler({
-    db,
-    clock,
-    box: options.box,
-    retryDelaysMs: options.retryDelaysMs,
-    send: (request) => sendWebhook(request, options.send),
-    logger: options.logger,
-  });
   const deliverers = Array.from(
     { length: options.concurrency },
     (_, i) =>
-      new JobWorker({
+      new JobRunner({
         name: `webhooks-${i + 1}`,
         db,
         clock,
         workerId: `${options.workerId}:webhooks-${i + 1}`,
         leaseMs: options.leaseMs,
-        handlers: { [WEBHOOK_QUEUE]: handler },
+        handlers: { [QUEUES.webhookDelivery]: options.deliver },
         ...(options.logger ? { logger: options.logger } : {}),
       }),
   );
-  const firstDelayMs = options.retryDelaysMs[0] ?? 0;
-  const dispatcher = new IntervalWorker({
+  const { firstDelayMs } = options;
+  const dispatcher = new PeriodicTask({
     name: 'webhook-dispatch',
     everyMs: options.dispatchEveryMs ?? 200,
     ...(options.logger ? { logger: options.logger } : {}),
@@ -65,7 +54,7 @@ export function buildWebhookWorkers(options: WebhookWorkerOptions): Worker[] {
         created += batch.deliveries;
         if (batch.events === 0) break;
       }
-      if (created > 0) for (const worker of deliverers) worker.wake();
+      if (created > 0) for (const deliverer of deliverers) deliverer.wake();
     },
   });
   return [dispatcher, ...deliverers];

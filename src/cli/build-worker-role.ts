@@ -2,31 +2,26 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
-import { GITHUB_EVENT_QUEUE, makeGitHubEventHandler } from '../app/github-event-job.js';
-import { MEMBERSHIPS_QUEUE, makeMembershipRefresher } from '../auth/membership-refresh.js';
 import type { Config } from '../config/config.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import type { DatabaseHandle } from '../db/database.js';
 import { type GitHubAppAuth, githubAppAuthOrNull } from '../github/app-auth.js';
 import type { AppSecrets } from '../http/build-app.js';
-import { IntervalWorker } from '../jobs/interval-worker.js';
-import { JobWorker } from '../jobs/job-worker.js';
-import type { Worker } from '../jobs/worker.js';
+import type { BackgroundLoop } from '../jobs/background-loop.js';
+import { JobRunner } from '../jobs/job-runner.js';
+import { PeriodicTask } from '../jobs/periodic-task.js';
+import { QUEUES } from '../jobs/queues.js';
 import { pruneIdempotencyKeys } from '../limits/idempotency.js';
 import { pruneRateWindows } from '../limits/request-rate.js';
 import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
-import { failOverdueReviews, makeReviewProcessor } from '../reviews/review-processor.js';
-import { makeReviewPublisher, PUBLISH_QUEUE } from '../reviews/review-publisher.js';
-import { REVIEW_QUEUE } from '../reviews/review-service.js';
+import { failOverdueReviews } from '../reviews/review-processor.js';
 import { systemClock } from '../shared/clock.js';
 import { SecretBox } from '../shared/secret-box.js';
-import { buildWebhookWorkers } from '../webhooks/webhook-workers.js';
-
-/** How long the optional language model may take before the rules' result stands alone. */
-export const LLM_TIMEOUT_MS = 60_000;
+import { buildWebhookLoops } from '../webhooks/build-webhook-loops.js';
+import { buildJobHandlers } from './build-job-handlers.js';
 
 /** The background work of a `worker` (or `all`) process: reviews, webhook deliveries, housekeeping. */
-export function buildWorkers(input: {
+export function buildWorkerRole(input: {
   config: Config;
   database: DatabaseHandle;
   secrets: AppSecrets;
@@ -38,7 +33,7 @@ export function buildWorkers(input: {
   probot?: Probot | undefined;
   /** GitHub as the workers read it; made here from the configuration when absent (serve shares one). */
   githubReader?: GitHubReader;
-}): Worker[] {
+}): BackgroundLoop[] {
   const { config, logger } = input;
   const db = input.database.db;
   const clock = systemClock;
@@ -56,42 +51,21 @@ export function buildWorkers(input: {
     input.githubReader ??
     makeGitHubReader({ db, box, apiUrl: config.github.apiUrl, fetch: fetchImpl, app: app ?? undefined });
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const { [QUEUES.webhookDelivery]: deliver, ...handlers } = buildJobHandlers({
+    config,
+    db,
+    clock,
+    box,
+    fetch: fetchImpl,
+    githubReader: github,
+    probot: input.probot,
+    logger,
+  });
+  if (deliver === undefined) throw new Error('no handler for the webhook delivery queue');
   return [
-    new JobWorker({
-      name: 'jobs',
-      db,
-      clock,
-      workerId,
-      logger,
-      leaseMs: config.jobLeaseMs,
-      handlers: {
-        [REVIEW_QUEUE]: makeReviewProcessor({
-          db,
-          clock,
-          publicUrl: config.publicUrl,
-          readChangedFiles: github.readChangedFiles,
-          llm: config.llm ? { ...config.llm, timeoutMs: LLM_TIMEOUT_MS, fetch: fetchImpl } : undefined,
-          logger,
-        }),
-        [PUBLISH_QUEUE]: makeReviewPublisher({
-          db,
-          clock,
-          publicUrl: config.publicUrl,
-          appOctokit: github.appOctokit,
-          botLogin: github.botLogin,
-          logger,
-        }),
-        ...(input.probot ? { [GITHUB_EVENT_QUEUE]: makeGitHubEventHandler(input.probot) } : {}),
-        [MEMBERSHIPS_QUEUE]: makeMembershipRefresher({
-          db,
-          clock,
-          box,
-          apiUrl: config.github.apiUrl,
-          fetch: fetchImpl,
-        }),
-      },
-    }),
-    new IntervalWorker({
+    // Webhook deliveries have loops of their own (buildWebhookLoops); this one runs every other queue.
+    new JobRunner({ name: 'jobs', db, clock, workerId, logger, leaseMs: config.jobLeaseMs, handlers }),
+    new PeriodicTask({
       name: 'housekeeping',
       everyMs: 30_000,
       logger,
@@ -103,12 +77,11 @@ export function buildWorkers(input: {
         await pruneRateWindows(db, now);
       },
     }),
-    ...buildWebhookWorkers({
+    ...buildWebhookLoops({
       db,
       clock,
-      box,
-      retryDelaysMs: config.webhooks.retryDelaysMs,
-      send: { allowPrivate: config.webhooks.allowPrivate },
+      deliver,
+      firstDelayMs: config.webhooks.retryDelaysMs[0] ?? 0,
       concurrency: config.webhooks.concurrency,
       workerId,
       leaseMs: config.jobLeaseMs,

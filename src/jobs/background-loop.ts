@@ -1,5 +1,8 @@
-/** A background loop (review processing, webhook delivery) that serve starts and stops. */
-export interface Worker {
+/**
+ * Something a worker process runs in the background (a job runner, a periodic task) that serve
+ * starts and stops.
+ */
+export interface BackgroundLoop {
   name: string;
   start(): Promise<void>;
   /** Stops taking work and resolves once the work in flight has finished. */

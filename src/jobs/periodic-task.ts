@@ -1,15 +1,15 @@
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import { backoffPause } from '../shared/backoff-pause.js';
-import type { JobLogger } from './job-worker.js';
-import type { Worker } from './worker.js';
+import type { BackgroundLoop } from './background-loop.js';
+import type { JobLogger } from './job-runner.js';
 
 /**
  * Runs a housekeeping task every `everyMs` (deadline sweeps, pruning). Every instance may run it:
  * the tasks are idempotent conditional updates, so doing one twice is harmless. A failed run
- * (usually the database away) is logged and the next one waits longer, as JobWorker's polls do.
+ * (usually the database away) is logged and the next one waits longer, as JobRunner's polls do.
  * stop() waits for a run under way.
  */
-export class IntervalWorker implements Worker {
+export class PeriodicTask implements BackgroundLoop {
   readonly name: string;
   readonly #task: () => Promise<void>;
   readonly #everyMs: number;

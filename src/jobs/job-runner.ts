@@ -3,12 +3,12 @@ import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, JobRow } from '../db/schema.js';
 import { backoffPause } from '../shared/backoff-pause.js';
 import type { Clock } from '../shared/clock.js';
+import type { BackgroundLoop } from './background-loop.js';
 import { claimJob } from './claim-job.js';
 import { completeJob } from './complete-job.js';
 import { extendLease } from './extend-lease.js';
 import { failJob } from './fail-job.js';
 import { retryJob } from './retry-job.js';
-import type { Worker } from './worker.js';
 
 /**
  * Runs one job. `signal` aborts when the job's lease was lost (another worker now owns it): a
@@ -17,19 +17,19 @@ import type { Worker } from './worker.js';
  */
 export type JobHandler = (job: JobRow, context: { signal: AbortSignal }) => Promise<void>;
 
-/** The part of pino the worker uses. */
+/** The part of pino the runner (and a periodic task) uses. */
 export interface JobLogger {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 
-export interface JobWorkerOptions {
+export interface JobRunnerOptions {
   db: Kysely<Database>;
   clock: Clock;
   /** Unique per running worker (e.g. host, pid and a random part): leases are held in its name. */
   workerId: string;
-  /** One per queue this worker takes jobs from; it claims from no other queue. */
+  /** One per queue this runner takes jobs from; it claims from no other queue. */
   handlers: Record<string, JobHandler>;
   /** How long a claim lasts without a heartbeat before another worker may take the job over. */
   leaseMs?: number;
@@ -54,7 +54,7 @@ const silent: JobLogger = { info() {}, warn() {}, error() {} };
  * Claims and runs jobs one at a time. The claim is its own short statement and no transaction is
  * held while a handler runs: on PGlite the pool has one connection, and the handler needs it.
  */
-export class JobWorker implements Worker {
+export class JobRunner implements BackgroundLoop {
   readonly name: string;
   readonly #db: Kysely<Database>;
   readonly #clock: Clock;
@@ -70,9 +70,9 @@ export class JobWorker implements Worker {
   #stopping = false;
   #wake: (() => void) | undefined;
 
-  constructor(options: JobWorkerOptions) {
+  constructor(options: JobRunnerOptions) {
     this.#queues = Object.keys(options.handlers);
-    if (this.#queues.length === 0) throw new Error('JobWorker needs at least one handler');
+    if (this.#queues.length === 0) throw new Error('JobRunner needs at least one handler');
     this.#db = options.db;
     this.#clock = options.clock;
     this.#workerId = options.workerId;

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chatCompletion } from '../../src/llm/chat-completion.js';
+import { chatCompletion } from '../../src/chat-completions/chat-completion.js';
 
 const BASE = 'https://llm.example.test/v1';
 const messages = [{ role: 'user', content: 'review this' }];

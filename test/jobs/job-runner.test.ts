@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import type { JobRow } from '../../src/db/schema.js';
 import { enqueueJob } from '../../src/jobs/enqueue-job.js';
-import { type JobHandler, type JobLogger, JobWorker, type JobWorkerOptions } from '../../src/jobs/job-worker.js';
+import { type JobHandler, type JobLogger, JobRunner, type JobRunnerOptions } from '../../src/jobs/job-runner.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
 import { type TestClock, testClock } from '../helpers/test-clock.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
@@ -29,7 +29,7 @@ function memoryLogger() {
   return { logger, lines };
 }
 
-describe('JobWorker', () => {
+describe('JobRunner', () => {
   let t: TestDatabase;
   let clock: TestClock;
   beforeAll(async () => {
@@ -42,8 +42,8 @@ describe('JobWorker', () => {
   const row = (id: string) => t.db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
   const enqueue = (queue: string, payload: Record<string, unknown> = {}, maxAttempts?: number) =>
     enqueueJob(t.db, { queue, payload, ...(maxAttempts ? { maxAttempts } : {}) }, clock.now());
-  const worker = (handlers: Record<string, JobHandler>, options: Partial<JobWorkerOptions> = {}) =>
-    new JobWorker({ db: t.db, clock, workerId: 'w1', handlers, leaseMs: LEASE, pollMs: 5, ...options });
+  const worker = (handlers: Record<string, JobHandler>, options: Partial<JobRunnerOptions> = {}) =>
+    new JobRunner({ db: t.db, clock, workerId: 'w1', handlers, leaseMs: LEASE, pollMs: 5, ...options });
 
   it('accepts pino as its logger', () => {
     const logger: JobLogger = pino({ enabled: false });
@@ -366,7 +366,7 @@ describe('JobWorker', () => {
       try {
         const workers = pools.map(
           (pool, n) =>
-            new JobWorker({
+            new JobRunner({
               db: pool.db,
               clock,
               workerId: `w${n}`,
@@ -410,7 +410,7 @@ describe('JobWorker', () => {
     const queue = newQueue();
     const started = deferred();
     const own = await openDatabase({ url: t.url ?? '', poolSize: 1 });
-    const doomed = new JobWorker({
+    const doomed = new JobRunner({
       db: own.db,
       clock,
       workerId: 'doomed',

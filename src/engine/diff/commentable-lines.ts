@@ -1,5 +1,5 @@
-import { DiffIndex } from '../engine/diff/diff-index.js';
-import type { ChangedFile } from '../engine/types.js';
+import type { ChangedFile } from '../types.js';
+import { DiffIndex } from './diff-index.js';
 
 /** Path -> the new-side line numbers a review comment may be placed on (`line` with `side: RIGHT`). */
 export type CommentableLines = ReadonlyMap<string, ReadonlySet<number>>;
