@@ -14,7 +14,7 @@ export const REQUEST_CALL =
  * A field of a struct the handler decoded from the request body: `json.NewDecoder(r.Body).Decode(&req)`
  * (or gin's `c.ShouldBindJSON(&req)`, echo's `c.Bind(&req)`) and then `req.CallbackURL`.
  */
-export const decodedField = {
+const decodedField = {
   kind: 'selector_expression',
   has: { field: 'operand', kind: 'identifier', pattern: '$DECODED' },
   inside: {
@@ -41,11 +41,11 @@ export const requestValue = {
   any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }, decodedField],
 };
 
-export const containsRequest = {
+const containsRequest = {
   has: { stopBy: 'end', any: [callTo(REQUEST_CALL), { kind: 'index_expression', regex: REQUEST_CALL }, decodedField] },
 };
 
-export const builtFromRequest = {
+const builtFromRequest = {
   any: [
     requestValue,
     { kind: 'binary_expression', ...containsRequest },

@@ -1,5 +1,5 @@
 /** `"..." + value`: a string literal concatenated with something that is not a literal. */
-export const concatenation = {
+const concatenation = {
   kind: 'binary_expression',
   all: [
     { has: { field: 'operator', regex: '^\\+$' } },
@@ -45,10 +45,7 @@ export const concatenation = {
   ],
 };
 
-export const stringFormat = {
-  kind: 'method_invocation',
-  regex: '^(String\\.format|\\w+\\.formatted)\\(|\\.formatted\\(',
-};
+const stringFormat = { kind: 'method_invocation', regex: '^(String\\.format|\\w+\\.formatted)\\(|\\.formatted\\(' };
 
 export const builtString = { any: [concatenation, stringFormat] };
 

@@ -9,7 +9,6 @@ const WRITE_METHOD =
 const WRITE_CALL_TEXT =
   '\\.(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout|execute|executeTakeFirst|send|sendMail|publish|deliver)\\s*\\(|\\bmark[A-Z]\\w*\\(';
 
-// ---------------------------------------------------------------- bugs
 export const assignmentInConditionRule: Rule = {
   id: 'js.assignment-in-condition',
   languages: LANGUAGES,

@@ -99,13 +99,13 @@ export const NON_LITERAL = {
  * (`ctx.request.body`, `ctx.params.x`, `ctx.query`; not `ctx.body`, the response) and AWS Lambda
  * (`event.queryStringParameters.x`).
  */
-export const REQUEST_INPUT =
+const REQUEST_INPUT =
   '^((req|request|ctx\\.request)\\.(query|body|params|headers|cookies)|ctx\\.(query|params|headers|cookies)|event\\.(queryStringParameters|pathParameters|multiValueQueryStringParameters))\\b';
 
 /** A query-string read through URLSearchParams: `request.nextUrl.searchParams.get('file')`. */
-export const SEARCH_PARAMS_GET = '^([\\w$]+\\.)*searchParams\\.get(All)?\\(';
+const SEARCH_PARAMS_GET = '^([\\w$]+\\.)*searchParams\\.get(All)?\\(';
 
-export const CONTAINS_REQUEST_INPUT = { has: { kind: 'member_expression', regex: REQUEST_INPUT, stopBy: 'end' } };
+const CONTAINS_REQUEST_INPUT = { has: { kind: 'member_expression', regex: REQUEST_INPUT, stopBy: 'end' } };
 
 /**
  * An identifier `meta` declared in an enclosing function (`const x = ...`, or destructured:
@@ -143,7 +143,7 @@ export const nestRequestParameter = (meta: string) => ({
 });
 
 /** Not a choice made from the request (`req.params.doc === 'privacy' ? 'privacy.md' : 'terms.md'`). */
-export const NOT_A_TEST = {
+const NOT_A_TEST = {
   not: {
     any: [
       { kind: 'ternary_expression' },
@@ -162,7 +162,7 @@ export const REQUEST_VALUE_TEXT =
  * A dynamic segment of a Next.js route handler: `params.slug` in
  * `export async function GET(req, { params }: { params: { slug: string } })`.
  */
-export const NEXT_ROUTE_PARAM = {
+const NEXT_ROUTE_PARAM = {
   kind: 'member_expression',
   regex: '^params\\.\\w+',
   inside: {
@@ -175,7 +175,7 @@ export const NEXT_ROUTE_PARAM = {
 };
 
 /** A value read from the request: `req.query.x`, a local holding it, or a NestJS request parameter. */
-export const REQUEST_VALUE = {
+const REQUEST_VALUE = {
   any: [
     { kind: 'member_expression', regex: REQUEST_INPUT },
     NEXT_ROUTE_PARAM,

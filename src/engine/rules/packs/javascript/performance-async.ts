@@ -27,7 +27,6 @@ const ITEM_CALL = {
   },
 };
 
-// ---------------------------------------------------------------- performance
 export const awaitInLoopRule: Rule = {
   id: 'js.await-in-loop',
   languages: LANGUAGES,

@@ -122,7 +122,6 @@ const SQL_HELPER_CALL_FROM_REQUEST = {
   all: [{ has: { field: 'arguments', has: REQUEST_VALUE_LITE } }],
 };
 
-// ---------------------------------------------------------------- security
 export const sqlInjectionRule: Rule = {
   id: 'js.sql-injection',
   languages: LANGUAGES,

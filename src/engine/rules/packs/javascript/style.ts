@@ -15,7 +15,6 @@ const CODE_COMMENT = {
   ],
 };
 
-// ---------------------------------------------------------------- style
 export const consoleLogRule: Rule = {
   id: 'js.console-log',
   languages: LANGUAGES,

@@ -2,14 +2,14 @@
 export const plainString = { kind: 'string', not: { has: { kind: 'interpolation' } } };
 
 /** A request value (Flask, Django, FastAPI/Starlette): `request.args.get("x")`, `request.GET["x"]`. */
-export const REQUEST_VALUE =
+const REQUEST_VALUE =
   '^request\\.(args|form|values|files|GET|POST|json|data|cookies|headers|query_params|path_params|get_json|get_data|path|full_path|url|query_string|view_args|body|match_info|query)\\b';
 
 /**
  * The parsed body of a request kept in a variable: `payload = request.get_json()`,
  * `data = json.loads(request.body)`, `body = await request.json()`.
  */
-export const REQUEST_BODY = {
+const REQUEST_BODY = {
   any: [
     { regex: '^request\\.(get_json|json|form|args|values|GET|POST|data|query_params)\\b' },
     { kind: 'await', regex: '^await\\s+request\\.(json|form|body)\\(' },
@@ -22,7 +22,7 @@ export const REQUEST_BODY = {
 };
 
 /** A variable assigned from the request body in the same function (`$BODY`). */
-export const requestBodyVariable = {
+const requestBodyVariable = {
   kind: 'identifier',
   pattern: '$BODY',
   inside: {
@@ -37,7 +37,7 @@ export const requestBodyVariable = {
 };
 
 /** A field of a request body kept in a variable: `payload["url"]`, `data.get("path")`. */
-export const REQUEST_BODY_FIELD = {
+const REQUEST_BODY_FIELD = {
   any: [
     { kind: 'subscript', has: { field: 'value', ...requestBodyVariable } },
     {
@@ -56,7 +56,7 @@ export const REQUEST_BODY_FIELD = {
  * framework fills it from the path, query or body. Numbers, dates, the request object and
  * injected dependencies are left out.
  */
-export const routeParameter = (meta: string): Record<string, unknown> => ({
+const routeParameter = (meta: string): Record<string, unknown> => ({
   kind: 'identifier',
   pattern: meta,
   not: { regex: '^(request|self|cls|db|session|background_tasks|response)$' },
@@ -175,7 +175,7 @@ export function firstArgument(rule: Record<string, unknown>): Record<string, unk
 }
 
 /** A string literal, alone or implicitly concatenated: `"a"`, `"a " "b"`. */
-export const STRING_LITERAL = { any: [{ kind: 'string' }, { kind: 'concatenated_string' }] };
+const STRING_LITERAL = { any: [{ kind: 'string' }, { kind: 'concatenated_string' }] };
 
 /** A string built by formatting: f-string, `%`, concatenation with a value, or `"...".format(...)`. */
 export const FORMATTED_STRING = {
@@ -211,7 +211,7 @@ export const FORMATTED_STRING = {
  * set, or a variable assigned from one of those (or checked with `if x not in ALLOWED:`) in the
  * same function.
  */
-export const SAFE_EXPRESSION = {
+const SAFE_EXPRESSION = {
   any: [
     { kind: 'integer' },
     { kind: 'identifier', regex: '^[A-Z][A-Z0-9_]*$' },
@@ -221,7 +221,7 @@ export const SAFE_EXPRESSION = {
   ],
 };
 
-export const safeValue = {
+const safeValue = {
   any: [
     SAFE_EXPRESSION,
     {
