@@ -74,56 +74,60 @@ it('knows every pack folder', () => {
   expect(folders.sort()).toEqual(PACKS.map((p) => p.pack).sort());
 });
 
-describe.each(PACKS)('$pack pack', ({ pack, prefix, languages, rules }) => {
-  const tests = ruleTests.filter((test) => test.pack === pack);
+for (const { pack, prefix, languages, rules } of PACKS) {
+  describe(`${pack} pack`, () => {
+    const tests = ruleTests.filter((test) => test.pack === pack);
 
-  it('has rules with unique ids under its prefix', () => {
-    expect(rules.length).toBeGreaterThanOrEqual(8);
-    const ids = rules.map((rule) => rule.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    for (const id of ids) expect(id.startsWith(`${prefix}.`)).toBe(true);
-  });
-
-  it('has one rule-test file per rule, named after it, and none for another pack or an unknown rule', () => {
-    expect(tests.map((test) => test.id).sort()).toEqual(rules.map((rule) => rule.id).sort());
-    for (const test of tests) expect(test.file).toBe(`${test.id.slice(prefix.length + 1)}-test.yml`);
-  });
-
-  describe.each(rules.map((rule) => ({ id: rule.id, rule })))('$id', ({ rule }) => {
-    const examples = tests.find((test) => test.id === rule.id) ?? { valid: [], invalid: [] };
-
-    it('is a valid rule for this pack, with at least two invalid and two valid examples', () => {
-      const parsed = ruleSchema.safeParse(rule);
-      expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues)).toBe(true);
-      expect(rule.languages).toEqual(languages);
-      if (rule.type === 'security') expect(rule.cwe).toMatch(/^CWE-\d+$/);
-      expect(examples.invalid.length).toBeGreaterThanOrEqual(2);
-      expect(examples.valid.length).toBeGreaterThanOrEqual(2);
+    it('has rules with unique ids under its prefix', () => {
+      expect(rules.length).toBeGreaterThanOrEqual(8);
+      const ids = rules.map((rule) => rule.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const id of ids) expect(id.startsWith(`${prefix}.`)).toBe(true);
     });
 
-    if (pack === 'javascript') {
-      for (const example of examples.invalid) {
-        for (const language of javascriptLanguagesFor(example)) {
-          it(`flags (${language}): ${oneLine(example)}`, () => {
-            expect(findingsOf(rule, example, language)).toEqual([rule.id]);
-          });
+    it('has one rule-test file per rule, named after it, and none for another pack or an unknown rule', () => {
+      expect(tests.map((test) => test.id).sort()).toEqual(rules.map((rule) => rule.id).sort());
+      for (const test of tests) expect(test.file).toBe(`${test.id.slice(prefix.length + 1)}-test.yml`);
+    });
+
+    for (const rule of rules) {
+      describe(rule.id, () => {
+        const examples = tests.find((test) => test.id === rule.id) ?? { valid: [], invalid: [] };
+
+        it('is a valid rule for this pack, with at least two invalid and two valid examples', () => {
+          const parsed = ruleSchema.safeParse(rule);
+          expect(parsed.success, parsed.success ? '' : JSON.stringify(parsed.error.issues)).toBe(true);
+          expect(rule.languages).toEqual(languages);
+          if (rule.type === 'security') expect(rule.cwe).toMatch(/^CWE-\d+$/);
+          expect(examples.invalid.length).toBeGreaterThanOrEqual(2);
+          expect(examples.valid.length).toBeGreaterThanOrEqual(2);
+        });
+
+        if (pack === 'javascript') {
+          for (const example of examples.invalid) {
+            for (const language of javascriptLanguagesFor(example)) {
+              it(`flags (${language}): ${oneLine(example)}`, () => {
+                expect(findingsOf(rule, example, language)).toEqual([rule.id]);
+              });
+            }
+          }
+          for (const example of examples.valid) {
+            for (const language of javascriptLanguagesFor(example)) {
+              it(`leaves alone (${language}): ${oneLine(example)}`, () => {
+                expect(findingsOf(rule, example, language)).toEqual([]);
+              });
+            }
+          }
+          return;
         }
-      }
-      for (const example of examples.valid) {
-        for (const language of javascriptLanguagesFor(example)) {
-          it(`leaves alone (${language}): ${oneLine(example)}`, () => {
-            expect(findingsOf(rule, example, language)).toEqual([]);
-          });
-        }
-      }
-      return;
+        const language = languages[0] as Language;
+        it.each(examples.invalid)('matches invalid example %#', (source) => {
+          expect(matchesOf(language, rule, source).length, source).toBeGreaterThanOrEqual(1);
+        });
+        it.each(examples.valid)('does not match valid example %#', (source) => {
+          expect(matchesOf(language, rule, source), source).toEqual([]);
+        });
+      });
     }
-    const language = languages[0] as Language;
-    it.each(examples.invalid)('matches invalid example %#', (source) => {
-      expect(matchesOf(language, rule, source).length, source).toBeGreaterThanOrEqual(1);
-    });
-    it.each(examples.valid)('does not match valid example %#', (source) => {
-      expect(matchesOf(language, rule, source), source).toEqual([]);
-    });
   });
-});
+}
