@@ -4,6 +4,7 @@ import type { Rule } from '../../rule-schema.js';
 const ONE_TIME_CODE =
   '(login|signin|verification|verify|confirmation|confirm|auth|mfa|2fa|sms|email|one_?time|reset|activation|invite|access|security|pass)_?code|pin|passcode';
 
+/** Names that hold secrets: `token`, `reset_token`, `user.password`, `api_key`, `otp`. */
 const SECRET_NAME = `(?i)(^|[._])(token|password|passwd|secret|nonce|salt|otp|api_?key|session_?id|csrf_?token|${ONE_TIME_CODE})$`;
 
 const SECRET_FUNCTION = `(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_?key|${ONE_TIME_CODE})(_|$)`;

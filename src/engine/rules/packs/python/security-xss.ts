@@ -1,7 +1,6 @@
 import type { Rule } from '../../rule-schema.js';
 import { firstArgument, fromRequest } from './fragments.js';
 
-/** Names that hold secrets: `token`, `reset_token`, `user.password`, `api_key`, `otp`. */
 /** HTML built by formatting with a request value, not escaped: `f"<h1>{request.args['q']}</h1>"`. */
 const htmlFromRequest = {
   any: [
