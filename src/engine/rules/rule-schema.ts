@@ -26,11 +26,6 @@ export const ruleSchema = z
       .regex(/^CWE-\d+$/)
       .optional(),
     cvss: z.number().min(0).max(10).optional(),
-    /** Examples that must match (invalid) and must not (valid): every rule is tested by them. */
-    examples: z.object({
-      invalid: z.array(z.string()).min(1),
-      valid: z.array(z.string()).min(1),
-    }),
   })
   .refine((r) => r.type !== 'security' || r.cwe !== undefined, { message: 'security rules need a cwe', path: ['cwe'] });
 

@@ -3,6 +3,7 @@ import type { Language } from '../../../src/engine/languages.js';
 import { asciiRegex } from '../../../src/engine/rules/ascii-regex.js';
 import { findAll, parseSource } from '../../../src/engine/rules/ast-grep.js';
 import { RULES } from '../../../src/engine/rules/packs/index.js';
+import { examplesOf } from './rule-tests.js';
 
 /** The start and end of every node of the tree whose text the regex matches (ast-grep's own regex engine). */
 function matchesOf(language: Language, source: string, regex: string): string[] {
@@ -75,8 +76,8 @@ describe('asciiRegex', { timeout: 120_000 }, () => {
     const sources: [Language, string][] = [];
     for (const language of ['javascript', 'python', 'go', 'java', 'ruby'] as const) {
       const examples = RULES.filter((r) => r.languages.includes(language)).flatMap((r) => [
-        ...r.examples.invalid,
-        ...r.examples.valid,
+        ...examplesOf(r).invalid,
+        ...examplesOf(r).valid,
       ]);
       sources.push([language, examples.filter((e) => !/[^\x20-\x7e\n\t]/.test(e)).join('\n\n')]);
     }

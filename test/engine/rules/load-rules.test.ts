@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadRules, RulePackError } from '../../../src/engine/rules/load-rules.js';
-import { RULES } from '../../../src/engine/rules/packs/index.js';
-import { javascriptRules } from '../../../src/engine/rules/packs/javascript.js';
+import { javascriptRules, RULES } from '../../../src/engine/rules/packs/index.js';
 
 const valid = {
   id: 'js.sample',
@@ -10,7 +9,6 @@ const valid = {
   severity: 'warning',
   message: 'A sample rule that says what is wrong and why.',
   rule: { kind: 'debugger_statement' },
-  examples: { invalid: ['debugger;'], valid: ['x();'] },
 };
 
 function problemsOf(packs: unknown[]): string[] {
@@ -35,7 +33,7 @@ describe('loadRules', () => {
         { ...valid, id: 'js.no-cwe', type: 'security' },
         { ...valid, id: 'js.short', message: 'too short' },
         { ...valid, id: 'js.bad-lang', languages: ['cobol'] },
-        { ...valid, id: 'js.no-examples', examples: { invalid: [], valid: ['x'] } },
+        { ...valid, id: 'js.bad-cvss', cvss: 11 },
         { ...valid, id: 'Bad Id' },
         { ...valid, id: undefined },
       ],
@@ -44,7 +42,7 @@ describe('loadRules', () => {
     expect(problems[0]).toMatch(/^js\.no-cwe: cwe: security rules need a cwe/);
     expect(problems[1]).toMatch(/^js\.short: message: /);
     expect(problems[2]).toMatch(/^js\.bad-lang: languages\.0: /);
-    expect(problems[3]).toMatch(/^js\.no-examples: examples\.invalid: /);
+    expect(problems[3]).toMatch(/^js\.bad-cvss: cvss: /);
     expect(problems[4]).toMatch(/^Bad Id: id: must look like <pack>\.<name>/);
     expect(problems[5]).toMatch(/^#5 \(no id\): id: /);
   });

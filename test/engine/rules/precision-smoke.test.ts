@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { languageOf } from '../../../src/engine/languages.js';
-import { javascriptRules } from '../../../src/engine/rules/packs/javascript.js';
+import { javascriptRules } from '../../../src/engine/rules/packs/index.js';
 import { type RuleMatch, runRules } from '../../../src/engine/rules/run-rules.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));

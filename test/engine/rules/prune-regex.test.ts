@@ -4,6 +4,7 @@ import { findAll, parseSource } from '../../../src/engine/rules/ast-grep.js';
 import { RULES } from '../../../src/engine/rules/packs/index.js';
 import { pruneRegex } from '../../../src/engine/rules/prune-regex.js';
 import { AnchorText } from '../../../src/engine/rules/rule-anchors.js';
+import { examplesOf } from './rule-tests.js';
 
 const prune = (regex: string, source: string) => {
   const text = new AnchorText(source);
@@ -69,8 +70,8 @@ describe('pruneRegex', { timeout: 120_000 }, () => {
         visit(rule.constraints);
       }
       const examples = RULES.filter((r) => r.languages.includes(language)).flatMap((r) => [
-        ...r.examples.invalid,
-        ...r.examples.valid,
+        ...examplesOf(r).invalid,
+        ...examplesOf(r).valid,
       ]);
       // A few examples to a file, so that most words of an alternation are missing from each.
       for (let i = 0; i < examples.length; i += 20) {

@@ -12,6 +12,7 @@ import {
 } from '../../../src/engine/rules/rule-anchors.js';
 import type { Rule } from '../../../src/engine/rules/rule-schema.js';
 import { runRules } from '../../../src/engine/rules/run-rules.js';
+import { examplesOf } from './rule-tests.js';
 
 const texts = (groups: AnchorGroups) => groups.map((g) => g.map((a) => (a.ci ? `i:${a.text}` : a.text)));
 
@@ -94,7 +95,7 @@ function examplesByLanguage(): Map<Language, string[]> {
   for (const rule of RULES) {
     for (const language of rule.languages) {
       const list = out.get(LANGUAGE_OF[language]) ?? [];
-      list.push(...rule.examples.invalid, ...rule.examples.valid);
+      list.push(...examplesOf(rule).invalid, ...examplesOf(rule).valid);
       out.set(LANGUAGE_OF[language], list);
     }
   }
@@ -117,7 +118,7 @@ describe('AnchorText.contains', () => {
   });
 
   it('finds every slice of a larger text, whatever its trigram filter says', () => {
-    const source = RULES.flatMap((r) => r.examples.invalid).join('\n');
+    const source = RULES.flatMap((r) => examplesOf(r).invalid).join('\n');
     const text = new AnchorText(source);
     for (let i = 0; i + 12 < source.length; i += 97) {
       const slice = source.slice(i, i + 3 + (i % 9));
@@ -136,7 +137,7 @@ describe('the prefilter on the rule packs', { timeout: 120_000 }, () => {
     const missing: string[] = [];
     for (const rule of RULES) {
       const anchors = ruleAnchors(rule.rule);
-      for (const example of rule.examples.invalid) {
+      for (const example of examplesOf(rule).invalid) {
         if (!new AnchorText(example).satisfies(anchors)) missing.push(`${rule.id}: ${example}`);
       }
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { javascriptRules } from '../../../src/engine/rules/packs/javascript.js';
+import { javascriptRules } from '../../../src/engine/rules/packs/index.js';
 import type { Rule } from '../../../src/engine/rules/rule-schema.js';
 import { type RunRulesInput, runRules } from '../../../src/engine/rules/run-rules.js';
 

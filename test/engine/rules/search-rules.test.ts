@@ -9,6 +9,7 @@ import { renderFix } from '../../../src/engine/rules/render-fix.js';
 import { AnchorText } from '../../../src/engine/rules/rule-anchors.js';
 import type { Rule } from '../../../src/engine/rules/rule-schema.js';
 import { searchRules } from '../../../src/engine/rules/search-rules.js';
+import { examplesOf } from './rule-tests.js';
 
 /**
  * The fast search (one pruned, combined query per file; see search-rules.ts) against the plain
@@ -34,8 +35,8 @@ function exampleFiles(language: Language): string[] {
   const examples = [
     ...new Set(
       RULES.filter((r) => r.languages.some((l) => LANGUAGE_OF[l] === language)).flatMap((r) => [
-        ...r.examples.invalid,
-        ...r.examples.valid,
+        ...examplesOf(r).invalid,
+        ...examplesOf(r).valid,
       ]),
     ),
   ];

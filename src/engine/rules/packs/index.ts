@@ -1,10 +1,10 @@
 import { loadRules } from '../load-rules.js';
 import type { Rule } from '../rule-schema.js';
-import { goRules } from './go.js';
-import { javaRules } from './java.js';
-import { javascriptRules } from './javascript.js';
-import { pythonRules } from './python.js';
-import { rubyRules } from './ruby.js';
+import { goRules } from './go/index.js';
+import { javaRules } from './java/index.js';
+import { javascriptRules } from './javascript/index.js';
+import { pythonRules } from './python/index.js';
+import { rubyRules } from './ruby/index.js';
 
 export { goRules, javaRules, javascriptRules, pythonRules, rubyRules };
 

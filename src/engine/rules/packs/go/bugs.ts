@@ -1,0 +1,270 @@
+import type { Rule } from '../../rule-schema.js';
+import { callTo } from './fragments.js';
+
+export const emptyErrorCheckRule: Rule = {
+  id: 'go.empty-error-check',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The error is checked but the branch is empty, so the failure is silently ignored and execution continues with bad state. Return, wrap or log the error.',
+  rule: {
+    kind: 'if_statement',
+    all: [
+      { has: { field: 'condition', kind: 'binary_expression', regex: '^(?i)\\w*err\\w*\\s*!=\\s*nil$' } },
+      {
+        has: {
+          field: 'consequence',
+          kind: 'block',
+          not: { has: { any: [{ kind: 'statement_list' }, { kind: 'comment' }] } },
+        },
+      },
+    ],
+  },
+};
+
+export const errorReturnNilRule: Rule = {
+  id: 'go.error-return-nil',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'This `if err != nil` returns a nil error from a function that returns an error: the failure is reported as success and the caller carries on (a message is acknowledged, data is lost). Return the error, wrapped with context.',
+  rule: {
+    kind: 'return_statement',
+    any: [
+      {
+        regex: '^return\\s+nil$',
+        inside: {
+          stopBy: {
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+          },
+          any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+          has: { field: 'result', regex: '^error$' },
+        },
+      },
+      // `return flags, nil` from a function returning (T, error).
+      {
+        regex: '^return\\s+[^,]+(,\\s*[^,]+)*,\\s*nil$',
+        inside: {
+          stopBy: {
+            any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+          },
+          any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }, { kind: 'func_literal' }],
+          has: { field: 'result', kind: 'parameter_list', regex: ',\\s*error\\s*\\)$' },
+        },
+      },
+    ],
+    inside: {
+      kind: 'statement_list',
+      not: { has: { nthChild: 2 } },
+      inside: {
+        kind: 'block',
+        inside: {
+          kind: 'if_statement',
+          field: 'consequence',
+          has: { field: 'condition', regex: '^err\\s*!=\\s*nil$' },
+        },
+      },
+    },
+  },
+};
+
+export const deferInLoopRule: Rule = {
+  id: 'go.defer-in-loop',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'defer inside a loop runs only when the function returns, so resources opened in each iteration stay open until then (file descriptor or connection exhaustion). Close explicitly, or move the body into a function.',
+  rule: {
+    kind: 'defer_statement',
+    inside: {
+      stopBy: { any: [{ kind: 'func_literal' }, { kind: 'function_declaration' }, { kind: 'method_declaration' }] },
+      kind: 'for_statement',
+    },
+  },
+};
+
+export const ignoredWriteErrorRule: Rule = {
+  id: 'go.ignored-write-error',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The error of a commit or write is thrown away with `_ =`, so a failed transaction or a lost write reports success: return (or handle) the error.',
+  rule: {
+    kind: 'assignment_statement',
+    regex: '^_\\s*=',
+    has: {
+      field: 'right',
+      has: callTo('^\\w+\\.(Commit|Flush|Sync|Save|Exec|ExecContext)$|^os\\.(WriteFile|Rename)$'),
+    },
+  },
+};
+
+export const ignoredErrorRule: Rule = {
+  id: 'go.ignored-error',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'The error of a parse or decode is discarded, so bad input silently becomes a zero value. Check the error and reject the input.',
+  rule: {
+    any: [
+      {
+        kind: 'short_var_declaration',
+        has: { field: 'left', regex: '^\\w+\\s*,\\s*_$' },
+        all: [
+          {
+            has: {
+              field: 'right',
+              has: callTo(
+                '^(strconv\\.(Atoi|ParseInt|ParseUint|ParseFloat|ParseBool)|json\\.Marshal|url\\.Parse|time\\.Parse)$',
+              ),
+            },
+          },
+        ],
+      },
+      // Also a request body decoded and `rows.Scan(...)` with the error dropped: the row or input is a zero value.
+      {
+        kind: 'expression_statement',
+        has: callTo(
+          '^(json|xml|yaml)\\.Unmarshal$|^(json|xml)\\.NewDecoder\\(.*\\)\\.Decode$|^(rows?|\\w+Rows?)\\.Scan$',
+        ),
+      },
+      {
+        kind: 'assignment_statement',
+        regex: '^_\\s*=',
+        has: {
+          field: 'right',
+          has: callTo(
+            '^(json|xml|yaml)\\.Unmarshal$|^(json|xml)\\.NewDecoder\\(.*\\)\\.Decode$|^(rows?|\\w+Rows?)\\.Scan$',
+          ),
+        },
+      },
+    ],
+  },
+};
+
+export const offByOneRule: Rule = {
+  id: 'go.off-by-one',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop runs while i <= len(x) and indexes x[i] (or while i < len(x) and indexes x[i+1]): the last iteration reads one past the end and panics (index out of range). Use i < len(x) (or i+1 < len(x)).',
+  rule: {
+    kind: 'binary_expression',
+    any: [
+      {
+        all: [
+          { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+          { has: { field: 'operator', regex: '^<=$' } },
+          { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+          {
+            inside: {
+              kind: 'for_clause',
+              field: 'condition',
+              inside: {
+                kind: 'for_statement',
+                has: {
+                  field: 'body',
+                  has: {
+                    stopBy: 'end',
+                    kind: 'index_expression',
+                    all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+      // `for i := 0; i < len(x); i++ { ... x[i+1] ... }` without an `i+1 < len(x)` guard in the body.
+      {
+        all: [
+          { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+          { has: { field: 'operator', regex: '^<$' } },
+          { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+          {
+            inside: {
+              kind: 'for_clause',
+              field: 'condition',
+              inside: {
+                kind: 'for_statement',
+                has: {
+                  field: 'body',
+                  all: [
+                    {
+                      has: {
+                        stopBy: 'end',
+                        kind: 'index_expression',
+                        all: [
+                          { has: { field: 'operand', pattern: '$X' } },
+                          { has: { field: 'index', pattern: '$I + 1' } },
+                        ],
+                      },
+                    },
+                    { not: { has: { stopBy: 'end', kind: 'call_expression', pattern: 'len($X)' } } },
+                  ],
+                },
+              },
+            },
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const selfComparisonRule: Rule = {
+  id: 'go.self-comparison',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'A field is compared with itself, so the result never changes: one side is probably a typo for another variable.',
+  rule: {
+    kind: 'binary_expression',
+    any: [{ pattern: '$A == $A' }, { pattern: '$A != $A' }],
+  },
+  constraints: { A: { kind: 'selector_expression', not: { has: { stopBy: 'end', kind: 'call_expression' } } } },
+};
+
+export const unreachableCodeRule: Rule = {
+  id: 'go.unreachable-code',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'This statement comes right after a return, panic, break or continue in the same block: it never runs (go vet reports it). Remove it.',
+  rule: {
+    any: [
+      { kind: 'expression_statement' },
+      { kind: 'return_statement' },
+      { kind: 'short_var_declaration' },
+      { kind: 'assignment_statement' },
+      { kind: 'if_statement' },
+      { kind: 'for_statement' },
+      { kind: 'go_statement' },
+      { kind: 'defer_statement' },
+      { kind: 'inc_statement' },
+      { kind: 'dec_statement' },
+    ],
+    follows: {
+      any: [
+        { kind: 'return_statement' },
+        { kind: 'break_statement' },
+        { kind: 'continue_statement' },
+        {
+          kind: 'expression_statement',
+          has: {
+            kind: 'call_expression',
+            has: { field: 'function', regex: '^(panic|os\\.Exit|log\\.Fatal(f|ln)?)$' },
+          },
+        },
+      ],
+    },
+  },
+};

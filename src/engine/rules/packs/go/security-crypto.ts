@@ -1,0 +1,119 @@
+import type { Rule } from '../../rule-schema.js';
+import { callTo } from './fragments.js';
+
+const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|api_key|sessionid|csrf)$';
+
+export const tlsInsecureSkipVerifyRule: Rule = {
+  id: 'go.tls-insecure-skip-verify',
+  languages: ['go'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'InsecureSkipVerify: true turns off TLS certificate checking: anyone on the network path can read and alter the traffic. Keep verification on; add a private CA to RootCAs instead.',
+  rule: {
+    any: [
+      { kind: 'keyed_element', regex: '^InsecureSkipVerify\\s*:\\s*true$' },
+      { kind: 'assignment_statement', regex: '\\.InsecureSkipVerify\\s*=\\s*true$' },
+    ],
+  },
+  cwe: 'CWE-295',
+  cvss: 7.4,
+};
+
+export const insecureRandomRule: Rule = {
+  id: 'go.insecure-random',
+  languages: ['go'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'math/rand is predictable: a token, password or key made with it can be guessed. Use crypto/rand (rand.Read, or rand.Text in Go 1.24) for secrets.',
+  rule: {
+    kind: 'call_expression',
+    has: {
+      field: 'function',
+      regex:
+        '^rand\\.(Intn|Int31n?|Int63n?|Uint32|Uint64|Float32|Float64|Perm|Shuffle|IntN|Int32N|Int64N|UintN|Uint32N|Uint64N|N)$',
+    },
+    any: [
+      {
+        inside: {
+          stopBy: 'end',
+          any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+          has: { field: 'name', regex: SECRET_NAME },
+        },
+      },
+      {
+        inside: {
+          stopBy: 'end',
+          any: [{ kind: 'short_var_declaration' }, { kind: 'assignment_statement' }],
+          has: { field: 'left', regex: SECRET_NAME },
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-338',
+  cvss: 7.5,
+};
+
+export const weakHashRule: Rule = {
+  id: 'go.weak-hash',
+  languages: ['go'],
+  type: 'security',
+  severity: 'warning',
+  message:
+    'MD5 and SHA-1 are broken for security use (collisions are practical). Use crypto/sha256, or bcrypt/argon2 for passwords.',
+  rule: {
+    ...callTo('^(md5|sha1)\\.(New|Sum)$'),
+    // An ETag, S3's Content-MD5 header or a cache key is a protocol or lookup use, not a security one.
+    not: {
+      inside: {
+        stopBy: 'end',
+        any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+        has: { field: 'name', regex: '(?i)(etag|contentmd5|cachekey)' },
+      },
+    },
+  },
+  cwe: 'CWE-328',
+  cvss: 5.3,
+};
+
+export const insecureRandomIdRule: Rule = {
+  id: 'go.insecure-random-id',
+  languages: ['go'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'math/rand is predictable: identifiers made with it in a session, auth or token package can be guessed. Use crypto/rand (rand.Read, or rand.Text in Go 1.24).',
+  rule: {
+    kind: 'call_expression',
+    has: {
+      field: 'function',
+      regex: '^rand\\.(Intn|Int31n?|Int63n?|Uint32|Uint64|Int|IntN|Int64N|Uint64N|Read)$',
+    },
+    all: [
+      {
+        inside: {
+          stopBy: 'end',
+          kind: 'source_file',
+          all: [
+            {
+              has: {
+                kind: 'package_clause',
+                regex: '(?i)^package\\s+(session|sessions|auth|authn|csrf|token|tokens|otp|apikeys?|secrets?)$',
+              },
+            },
+            { has: { kind: 'import_declaration', regex: '"math/rand(/v2)?"', stopBy: 'end' } },
+          ],
+        },
+      },
+      {
+        inside: {
+          stopBy: 'end',
+          any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }],
+          has: { field: 'name', regex: '(?i)(id|key|code|token|secret|nonce)$' },
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-338',
+};

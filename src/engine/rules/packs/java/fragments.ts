@@ -1,0 +1,93 @@
+/** `"..." + value`: a string literal concatenated with something that is not a literal. */
+const concatenation = {
+  kind: 'binary_expression',
+  all: [
+    { has: { field: 'operator', regex: '^\\+$' } },
+    { has: { stopBy: 'end', kind: 'string_literal' } },
+    {
+      has: {
+        stopBy: 'end',
+        any: [{ kind: 'identifier' }, { kind: 'method_invocation' }, { kind: 'field_access' }],
+        not: {
+          any: [
+            // `(activeOnly ? " AND u.active = true" : "")`: the condition only picks one of two literals.
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'ternary_expression',
+                all: [
+                  { has: { field: 'consequence', kind: 'string_literal' } },
+                  { has: { field: 'alternative', kind: 'string_literal' } },
+                ],
+              },
+            },
+            // `column` from `String column = SORTS.getOrDefault(sort, "created_at");`: an allow-list.
+            {
+              kind: 'identifier',
+              pattern: '$ALLOWED',
+              inside: {
+                stopBy: 'end',
+                kind: 'method_declaration',
+                has: {
+                  stopBy: 'end',
+                  kind: 'variable_declarator',
+                  all: [
+                    { has: { field: 'name', pattern: '$ALLOWED' } },
+                    { has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+                  ],
+                },
+              },
+            },
+          ],
+        },
+      },
+    },
+  ],
+};
+
+const stringFormat = { kind: 'method_invocation', regex: '^(String\\.format|\\w+\\.formatted)\\(|\\.formatted\\(' };
+
+export const builtString = { any: [concatenation, stringFormat] };
+
+/** The first argument of the call or constructor matches `rule`. */
+export const firstArgument = (rule: Record<string, unknown>): Record<string, unknown> => ({
+  has: { field: 'arguments', has: { nthChild: 1, ...rule } },
+});
+
+/** `$meta` is a parameter of the enclosing method bound from the request (@RequestParam, @PathVariable, @RequestHeader). */
+export const requestParameter = (meta: string): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    stopBy: 'end',
+    kind: 'method_declaration',
+    has: {
+      field: 'parameters',
+      has: {
+        kind: 'formal_parameter',
+        all: [
+          { has: { kind: 'modifiers', regex: '@(RequestParam|PathVariable|RequestHeader)\\b' } },
+          { has: { field: 'name', pattern: meta } },
+        ],
+      },
+    },
+  },
+});
+
+/** `$meta` is a local declared in the same method from a value matching `value` (no `field` key in it). */
+export const declaredFrom = (meta: string, value: Record<string, unknown>): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }],
+    has: {
+      stopBy: 'end',
+      kind: 'variable_declarator',
+      all: [{ has: { field: 'name', pattern: meta } }, { has: { field: 'value', ...value } }],
+    },
+  },
+});
+
+/** Handler methods of a Spring controller. */
+export const MAPPING = '@(Get|Post|Put|Delete|Patch|Request)Mapping\\b';

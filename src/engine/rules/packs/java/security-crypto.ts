@@ -1,0 +1,340 @@
+import type { Rule } from '../../rule-schema.js';
+import { declaredFrom, firstArgument } from './fragments.js';
+
+const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
+
+/** A variable holding a one-time code, PIN or secret. */
+const CODE_NAME = '(?i)(otp|code|pin|token|password|passwd|secret|nonce|salt|apikey|sessionid|csrf)$';
+
+/** An X509TrustManager method checkServerTrusted with an empty body: it accepts every certificate. */
+const emptyCheckServerTrusted = {
+  kind: 'method_declaration',
+  all: [
+    { has: { field: 'name', regex: '^checkServerTrusted$' } },
+    {
+      has: {
+        field: 'body',
+        kind: 'block',
+        not: {
+          has: {
+            any: [
+              { kind: 'expression_statement' },
+              { kind: 'throw_statement' },
+              { kind: 'if_statement' },
+              { kind: 'local_variable_declaration' },
+              { kind: 'return_statement' },
+              { kind: 'try_statement' },
+              { kind: 'line_comment' },
+              { kind: 'block_comment' },
+            ],
+          },
+        },
+      },
+    },
+  ],
+};
+
+export const insecureRandomCodeRule: Rule = {
+  id: 'java.insecure-random-code',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'java.util.Random / ThreadLocalRandom is predictable (its state can be recovered from a few outputs) and must not make one-time codes, tokens or passwords: use java.security.SecureRandom.',
+  rule: {
+    any: [
+      { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
+      { kind: 'method_invocation', regex: '^ThreadLocalRandom\\.current\\(\\)$' },
+      { kind: 'method_invocation', regex: '^(Math\\.random|RandomStringUtils\\.random\\w*)\\(' },
+    ],
+    inside: {
+      stopBy: { any: [{ kind: 'method_declaration' }, { kind: 'class_body' }] },
+      kind: 'variable_declarator',
+      has: {
+        field: 'name',
+        regex: '(?i)(otp|code|pin|token|password|passwd|secret|nonce|salt|apikey|sessionid|csrf)$',
+      },
+    },
+  },
+  cwe: 'CWE-338',
+};
+
+export const weakCipherRule: Rule = {
+  id: 'java.weak-cipher',
+  languages: ['java'],
+  type: 'security',
+  severity: 'warning',
+  message:
+    'DES, 3DES, RC4 and ECB mode are broken or leak patterns of the plaintext: use AES/GCM/NoPadding with a random IV.',
+  rule: {
+    kind: 'method_invocation',
+    all: [
+      { regex: '^Cipher\\.getInstance\\(' },
+      firstArgument({
+        kind: 'string_literal',
+        regex: '(?i)^"(des|desede|tripledes|rc4|arcfour|rc2|blowfish)(/|")|/ecb/',
+      }),
+    ],
+  },
+  cwe: 'CWE-327',
+};
+
+export const weakHashRule: Rule = {
+  id: 'java.weak-hash',
+  languages: ['java'],
+  type: 'security',
+  severity: 'warning',
+  message:
+    'MD5 and SHA-1 are broken for security use (collisions are practical). Use SHA-256 or stronger, and a password hash (bcrypt, PBKDF2, Argon2) for passwords.',
+  rule: {
+    any: [
+      {
+        kind: 'method_invocation',
+        all: [
+          { has: { field: 'object', regex: '^(java\\.security\\.)?MessageDigest$' } },
+          { has: { field: 'name', regex: '^getInstance$' } },
+          firstArgument({ regex: '^"(?i)(md2|md4|md5|sha-?1|sha)"$' }),
+        ],
+      },
+      { kind: 'method_invocation', regex: '^DigestUtils\\.(md5|md5Hex|sha1|sha1Hex|sha|shaHex)\\(' },
+    ],
+  },
+  cwe: 'CWE-328',
+  cvss: 5.3,
+};
+
+export const insecureRandomRule: Rule = {
+  id: 'java.insecure-random',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'java.util.Random and Math.random are predictable: a token, password or key made with them can be guessed. Use java.security.SecureRandom.',
+  rule: {
+    any: [
+      {
+        any: [
+          { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
+          { kind: 'method_invocation', regex: '^Math\\.random\\(' },
+        ],
+        inside: {
+          stopBy: 'end',
+          any: [
+            { kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } },
+            { kind: 'variable_declarator', has: { field: 'name', regex: SECRET_NAME } },
+            { kind: 'assignment_expression', has: { field: 'left', regex: SECRET_NAME } },
+          ],
+        },
+      },
+      {
+        // A Random field that a method named like a secret (resetToken, newPassword) draws from.
+        kind: 'object_creation_expression',
+        has: { field: 'type', regex: '^(java\\.util\\.)?Random$' },
+        inside: {
+          kind: 'variable_declarator',
+          all: [
+            { has: { field: 'name', pattern: '$R' } },
+            {
+              inside: {
+                kind: 'field_declaration',
+                inside: {
+                  kind: 'class_body',
+                  any: [
+                    {
+                      has: {
+                        kind: 'method_declaration',
+                        all: [
+                          { has: { field: 'name', regex: SECRET_NAME } },
+                          {
+                            has: {
+                              stopBy: 'end',
+                              kind: 'method_invocation',
+                              has: { field: 'object', pattern: '$R' },
+                            },
+                          },
+                        ],
+                      },
+                    },
+                    // `String code = String.format("%06d", random.nextInt(1_000_000));` in any method.
+                    {
+                      has: {
+                        stopBy: 'end',
+                        kind: 'variable_declarator',
+                        all: [
+                          { has: { field: 'name', regex: CODE_NAME } },
+                          {
+                            has: {
+                              field: 'value',
+                              has: {
+                                stopBy: 'end',
+                                kind: 'method_invocation',
+                                all: [
+                                  { has: { field: 'object', pattern: '$R' } },
+                                  { has: { field: 'name', regex: '^next(Int|Long|Bytes|Double)$' } },
+                                  // An index into a list of values is a random pick, not a secret.
+                                  {
+                                    not: {
+                                      any: [
+                                        {
+                                          inside: {
+                                            kind: 'argument_list',
+                                            inside: {
+                                              kind: 'method_invocation',
+                                              has: { field: 'name', regex: '^get$' },
+                                            },
+                                          },
+                                        },
+                                        { inside: { kind: 'array_access', field: 'index' } },
+                                      ],
+                                    },
+                                  },
+                                ],
+                              },
+                            },
+                          },
+                        ],
+                      },
+                    },
+                  ],
+                },
+              },
+            },
+          ],
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-338',
+  cvss: 7.5,
+};
+
+export const trustAllCertificatesRule: Rule = {
+  id: 'java.trust-all-certificates',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'An X509TrustManager whose checkServerTrusted does nothing accepts every certificate: anyone on the network path can impersonate the server. Use the default TrustManager, or load the private CA into a KeyStore.',
+  rule: {
+    any: [
+      {
+        ...emptyCheckServerTrusted,
+        // Reported where the manager is installed, when that is in the same method (below).
+        not: {
+          any: [
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'argument_list',
+                inside: { kind: 'method_invocation', has: { field: 'name', regex: '^init$' } },
+              },
+            },
+            {
+              inside: {
+                stopBy: 'end',
+                kind: 'variable_declarator',
+                has: { field: 'name', pattern: '$TM' },
+                inside: {
+                  stopBy: 'end',
+                  kind: 'method_declaration',
+                  has: {
+                    stopBy: 'end',
+                    kind: 'method_invocation',
+                    all: [
+                      { has: { field: 'name', regex: '^init$' } },
+                      { has: { field: 'arguments', has: { nthChild: 2, pattern: '$TM' } } },
+                    ],
+                  },
+                },
+              },
+            },
+          ],
+        },
+      },
+      // `ssl.init(null, trustAll, null)` with a trust-all manager declared in the method or written inline.
+      {
+        kind: 'method_invocation',
+        all: [
+          { has: { field: 'name', regex: '^init$' } },
+          {
+            has: {
+              field: 'arguments',
+              has: {
+                nthChild: 2,
+                any: [
+                  { has: { stopBy: 'end', ...emptyCheckServerTrusted } },
+                  declaredFrom('$TM', { has: { stopBy: 'end', ...emptyCheckServerTrusted } }),
+                ],
+              },
+            },
+          },
+        ],
+      },
+    ],
+  },
+  cwe: 'CWE-295',
+  cvss: 7.4,
+};
+
+export const hostnameVerificationDisabledRule: Rule = {
+  id: 'java.hostname-verification-disabled',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'A HostnameVerifier that always returns true accepts a certificate for any host: a valid certificate for another domain can impersonate the server. Remove it and keep the default verifier.',
+  rule: {
+    any: [
+      {
+        kind: 'method_declaration',
+        all: [
+          { has: { field: 'name', regex: '^verify$' } },
+          { has: { field: 'parameters', regex: 'SSLSession' } },
+          { has: { field: 'body', regex: '^\\{\\s*return\\s+true\\s*;\\s*\\}$' } },
+        ],
+      },
+      {
+        kind: 'lambda_expression',
+        regex: '->\\s*true$',
+        inside: {
+          kind: 'argument_list',
+          inside: {
+            kind: 'method_invocation',
+            has: { field: 'name', regex: '^(setHostnameVerifier|setDefaultHostnameVerifier|hostnameVerifier)$' },
+          },
+        },
+      },
+      { kind: 'object_creation_expression', has: { field: 'type', regex: '^NoopHostnameVerifier$' } },
+      {
+        kind: 'field_access',
+        regex: '^(NoopHostnameVerifier\\.INSTANCE|SSLConnectionSocketFactory\\.ALLOW_ALL_HOSTNAME_VERIFIER)$',
+      },
+    ],
+  },
+  cwe: 'CWE-297',
+  cvss: 7.4,
+};
+
+export const trustAllStrategyRule: Rule = {
+  id: 'java.trust-all-strategy',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'TrustAllStrategy (or a trust strategy that returns true) accepts any certificate, so anyone on the network can impersonate the server: load the right CA into the trust store instead.',
+  rule: {
+    any: [
+      { kind: 'field_access', regex: '^TrustAllStrategy\\.INSTANCE$' },
+      { kind: 'object_creation_expression', has: { field: 'type', regex: '^TrustAllStrategy$' } },
+      {
+        kind: 'lambda_expression',
+        regex: '->\\s*true$',
+        inside: {
+          kind: 'argument_list',
+          inside: { kind: 'method_invocation', has: { field: 'name', regex: '^loadTrustMaterial$' } },
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-295',
+};

@@ -1,0 +1,174 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: a message quotes MyBatis `${...}` substitution
+import type { Rule } from '../../rule-schema.js';
+import { builtString, firstArgument } from './fragments.js';
+
+/**
+ * A local declared in the same method from SQL built by concatenation or formatting:
+ * `String sql = "SELECT ... '" + name + "'";` then `stmt.executeQuery(sql)`.
+ */
+const declaredSql = {
+  kind: 'identifier',
+  pattern: '$SQL',
+  inside: {
+    stopBy: 'end',
+    any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }, { kind: 'lambda_expression' }],
+    has: {
+      stopBy: 'end',
+      kind: 'variable_declarator',
+      all: [
+        { has: { field: 'name', pattern: '$SQL' } },
+        {
+          has: {
+            field: 'value',
+            all: [
+              builtString,
+              { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+              // `"... ORDER BY " + column` with the column from an allow-list (`SORT_COLUMNS.get(...)`).
+              { not: { regex: '\\+\\s*[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+            ],
+          },
+        },
+      ],
+    },
+  },
+};
+
+/**
+ * `sql.toString()` of a StringBuilder started with SQL text, to which the method appends values
+ * between quotes: `sql.append(" AND name = '").append(value).append("'")`.
+ */
+const builderSql = {
+  kind: 'method_invocation',
+  regex: '^\\w+\\.toString\\(\\)$',
+  has: { field: 'object', kind: 'identifier', pattern: '$SB' },
+  inside: {
+    stopBy: 'end',
+    all: [
+      { any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }] },
+      {
+        has: {
+          stopBy: 'end',
+          kind: 'variable_declarator',
+          all: [
+            { has: { field: 'name', pattern: '$SB' } },
+            {
+              has: {
+                field: 'value',
+                kind: 'object_creation_expression',
+                regex:
+                  '(?i)^new\\s+(StringBuilder|StringBuffer)\\(\\s*"\\s*(select\\s.+\\sfrom|update\\s.+\\sset|delete\\s+from|insert\\s+into)\\b',
+              },
+            },
+          ],
+        },
+      },
+      {
+        has: {
+          stopBy: 'end',
+          kind: 'method_invocation',
+          all: [
+            { has: { field: 'name', regex: '^append$' } },
+            {
+              has: {
+                field: 'arguments',
+                has: {
+                  nthChild: 1,
+                  any: [{ kind: 'identifier' }, { kind: 'method_invocation' }, { kind: 'field_access' }],
+                },
+              },
+            },
+            { has: { stopBy: 'end', kind: 'identifier', pattern: '$SB' } },
+          ],
+        },
+      },
+      { has: { stopBy: 'end', kind: 'string_literal', regex: '\'"$' } },
+    ],
+  },
+};
+
+export const sqlInjectionRule: Rule = {
+  id: 'java.sql-injection',
+  languages: ['java'],
+  type: 'security',
+  severity: 'critical',
+  message:
+    'SQL or JPQL query built by string concatenation or String.format: a value containing a quote changes the query (SQL injection). Use a PreparedStatement with ? placeholders, or named parameters with setParameter.',
+  rule: {
+    any: [
+      {
+        kind: 'method_invocation',
+        all: [
+          {
+            has: {
+              field: 'name',
+              regex:
+                '^(executeQuery|execute|executeUpdate|executeLargeUpdate|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|nativeQuery)$',
+            },
+          },
+          firstArgument({ any: [builtString, declaredSql, builderSql] }),
+        ],
+      },
+      {
+        kind: 'method_invocation',
+        all: [
+          { has: { field: 'object', regex: '(?i)jdbc' } },
+          {
+            has: {
+              field: 'name',
+              regex:
+                '^(query|queryForObject|queryForList|queryForMap|queryForRowSet|queryForStream|update|batchUpdate|execute)$',
+            },
+          },
+          firstArgument({ any: [builtString, declaredSql] }),
+        ],
+      },
+    ],
+    // `"... ORDER BY " + column` where `column = SORT_COLUMNS.getOrDefault(sort, "name")`: an allow-list.
+    not: {
+      has: {
+        field: 'arguments',
+        has: {
+          nthChild: 1,
+          kind: 'binary_expression',
+          has: {
+            field: 'right',
+            kind: 'identifier',
+            pattern: '$COLUMN',
+            inside: {
+              stopBy: 'end',
+              kind: 'method_declaration',
+              has: {
+                stopBy: 'end',
+                kind: 'variable_declarator',
+                all: [
+                  { has: { field: 'name', pattern: '$COLUMN' } },
+                  { has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+                ],
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  cwe: 'CWE-89',
+  cvss: 9.8,
+};
+
+export const mybatisDollarSubstitutionRule: Rule = {
+  id: 'java.mybatis-dollar-substitution',
+  languages: ['java'],
+  type: 'security',
+  severity: 'critical',
+  message:
+    'MyBatis pastes `${...}` into the SQL text unescaped (SQL injection): bind values with `#{...}`, and map sort columns or table names through an allow-list.',
+  rule: {
+    kind: 'annotation',
+    all: [
+      { has: { field: 'name', regex: '^(Select|Update|Delete|Insert)$' } },
+      { has: { field: 'arguments', regex: '\\$\\{\\s*\\w+' } },
+    ],
+  },
+  cwe: 'CWE-89',
+  cvss: 9.8,
+};

@@ -1,0 +1,242 @@
+import type { Rule } from '../../rule-schema.js';
+import { calleeProperty, FUNCTION_KINDS, LANGUAGES } from './fragments.js';
+
+/** Methods that store or move data (database writes, payments): their failure loses data. */
+const WRITE_METHOD =
+  '^(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout|mark[A-Z]\\w*)$';
+
+/** The text of a promise chain that contains such a write: `this.payments.save(p)`, `...capture(id).then(...)`. */
+const WRITE_CALL_TEXT =
+  '\\.(save|saveAll|persist|commit|upsert|insert|insertOne|insertMany|update|updateOne|updateMany|create|createMany|bulkWrite|replaceOne|capture|charge|refund|transfer|payout|execute|executeTakeFirst|send|sendMail|publish|deliver)\\s*\\(|\\bmark[A-Z]\\w*\\(';
+
+export const assignmentInConditionRule: Rule = {
+  id: 'js.assignment-in-condition',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'This `if` assigns instead of comparing, so the branch depends on the assigned value and the variable is overwritten. Compare with `===` (or wrap in extra parentheses if the assignment is intended).',
+  rule: {
+    pattern: '$A = $B',
+    kind: 'assignment_expression',
+    any: [
+      { inside: { kind: 'parenthesized_expression', inside: { kind: 'if_statement', field: 'condition' } } },
+      // A constant assigned anywhere in a condition (`if (d.tries < 5 && (d.status = 'failed'))`):
+      // its truth never depends on the data, so it is a mistyped comparison even in parentheses.
+      {
+        has: {
+          field: 'right',
+          any: ['string', 'number', 'true', 'false', 'null'].map((kind) => ({ kind })),
+        },
+        inside: {
+          kind: 'parenthesized_expression',
+          any: ['if_statement', 'while_statement', 'do_statement'].map((kind) => ({
+            inside: { kind, field: 'condition' },
+          })),
+          stopBy: { any: [{ kind: 'statement_block' }, ...FUNCTION_KINDS.map((kind) => ({ kind }))] },
+        },
+      },
+    ],
+  },
+  fix: '$A === $B',
+};
+
+export const selfComparisonRule: Rule = {
+  id: 'js.self-comparison',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'Both sides of this comparison are the same expression, so the result never depends on the data: one side is probably meant to be something else.',
+  rule: {
+    any: [
+      { pattern: '$A === $A' },
+      { pattern: '$A == $A' },
+      { pattern: '$A < $A' },
+      { pattern: '$A > $A' },
+      { pattern: '$A <= $A' },
+      { pattern: '$A >= $A' },
+      // `x !== x` is the NaN test, but only on a plain variable: on a property path it is a typo.
+      ...['$A !== $A', '$A != $A'].map((pattern) => ({
+        pattern,
+        has: {
+          field: 'left',
+          any: [
+            { kind: 'member_expression' },
+            { kind: 'subscript_expression' },
+            // `a.email.toLowerCase() !== a.email.toLowerCase()`, but not a fresh value per call.
+            { kind: 'call_expression', not: { regex: '(?i)(random|now|uuid|next|read|shift|pop|id)\\w*\\(' } },
+          ],
+        },
+      })),
+    ],
+  },
+};
+
+export const unreachableCodeRule: Rule = {
+  id: 'js.unreachable-code',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'This statement comes right after a return, throw, break or continue in the same block, so it never runs: remove it or move it before the jump.',
+  rule: {
+    any: [
+      'expression_statement',
+      'lexical_declaration',
+      'variable_declaration',
+      'if_statement',
+      'for_statement',
+      'for_in_statement',
+      'while_statement',
+      'do_statement',
+      'return_statement',
+      'throw_statement',
+      'try_statement',
+      'switch_statement',
+    ].map((kind) => ({ kind })),
+    follows: {
+      any: [
+        { kind: 'return_statement' },
+        { kind: 'throw_statement' },
+        { kind: 'break_statement' },
+        { kind: 'continue_statement' },
+      ],
+    },
+    inside: { any: [{ kind: 'statement_block' }, { kind: 'switch_case' }, { kind: 'switch_default' }] },
+  },
+};
+
+export const emptyCatchRule: Rule = {
+  id: 'js.empty-catch',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'This catch swallows the error silently, so failures vanish without a trace: handle it, log it, rethrow it, or say in a comment why ignoring it is safe.',
+  // Only catch blocks: `.catch(() => {})` is the common deliberate "ignore" idiom.
+  rule: { kind: 'catch_clause', has: { field: 'body', regex: '^\\{\\s*\\}$' } },
+};
+
+export const swallowedWriteErrorRule: Rule = {
+  id: 'js.swallowed-write-error',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The failure of a write (a payment capture, a save, an update) is swallowed here: the caller carries on as if the data were stored, and nothing records that it was not. Let the error propagate, or log it and report the failure.',
+  rule: {
+    any: [
+      // `await payments.save(p).catch(() => {})`: reported on the `.catch(...)` line of a chain.
+      {
+        any: [{ kind: 'arrow_function' }, { kind: 'function_expression' }],
+        has: { field: 'body', regex: '^(\\{\\s*\\}|undefined|null)$' },
+        inside: {
+          kind: 'arguments',
+          inside: {
+            kind: 'call_expression',
+            ...calleeProperty('^catch$'),
+            all: [{ has: { field: 'function', has: { field: 'object', regex: WRITE_CALL_TEXT } } }],
+          },
+        },
+      },
+      // `try { await gateway.capture(...) } catch (error) { // ignore }`: no statement in the catch.
+      {
+        kind: 'catch_clause',
+        has: {
+          field: 'body',
+          regex: '^\\{(\\s|//[^\\n]*|/\\*([^*]|\\*[^/])*\\*/)*\\}$',
+          // A comment that says why the failure is harmless: `// duplicate key: already recorded`.
+          not: { regex: '(?i)(duplicate|already|exists|unique|idempot|conflict)' },
+        },
+        inside: {
+          kind: 'try_statement',
+          has: {
+            field: 'body',
+            has: {
+              kind: 'await_expression',
+              stopBy: 'end',
+              has: { kind: 'call_expression', ...calleeProperty(WRITE_METHOD) },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
+export const offByOneLoopRule: Rule = {
+  id: 'js.off-by-one-loop',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop runs while the index is <= length, so the last iteration reads one past the end (undefined): use `<`.',
+  rule: {
+    pattern: '$I <= $A.length',
+    inside: {
+      kind: 'for_statement',
+      field: 'condition',
+      all: [
+        { has: { field: 'initializer', regex: '=\\s*[01]\\s*;?$' } },
+        { has: { pattern: '$A[$I]', stopBy: 'end' } },
+      ],
+      stopBy: { kind: 'for_statement' },
+    },
+  },
+  fix: '$I < $A.length',
+};
+
+export const offByOnePageLoopRule: Rule = {
+  id: 'js.off-by-one-page-loop',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'Pages are numbered from 1 to the page count, but this loop stops while the page is < the count, so the last page is never fetched: use `<=`.',
+  rule: {
+    kind: 'binary_expression',
+    pattern: '$P < $N',
+    has: {
+      field: 'right',
+      regex:
+        '(?i)(^|\\.)(total_?pages|page_?count|pages_?count|num_?pages|number_?of_?pages|last_?page|max_?page|pages)$',
+    },
+    inside: {
+      kind: 'for_statement',
+      field: 'condition',
+      // Counted from page 1 (or 2, after a first page fetched before the loop).
+      has: { field: 'initializer', regex: '=\\s*[12]\\s*;?$' },
+      stopBy: { kind: 'for_statement' },
+    },
+  },
+  fix: '$P <= $N',
+};
+
+export const offByOneReverseLoopRule: Rule = {
+  id: 'js.off-by-one-reverse-loop',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop counts down from length, so its first iteration reads one past the end (undefined): start at `length - 1`.',
+  rule: {
+    pattern: '$I >= 0',
+    inside: {
+      kind: 'for_statement',
+      field: 'condition',
+      all: [
+        {
+          has: {
+            field: 'initializer',
+            has: {
+              kind: 'variable_declarator',
+              all: [{ has: { field: 'name', pattern: '$I' } }, { has: { field: 'value', pattern: '$A.length' } }],
+            },
+          },
+        },
+        { has: { field: 'body', pattern: '$A[$I]', stopBy: 'end' } },
+      ],
+    },
+  },
+};

@@ -1,0 +1,181 @@
+import type { Rule } from '../../rule-schema.js';
+
+export const swallowedExceptionRule: Rule = {
+  id: 'rb.swallowed-exception',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'Every StandardError is rescued and ignored (an empty rescue, `rescue nil`, or a rescue that only returns nil or skips to next): failures disappear without a trace. Rescue the specific error you expect, or log it.',
+  rule: {
+    any: [
+      {
+        kind: 'rescue',
+        all: [
+          { not: { has: { kind: 'then' } } },
+          { not: { has: { stopBy: 'end', kind: 'comment' } } },
+          {
+            any: [
+              { not: { has: { kind: 'exceptions' } } },
+              { has: { kind: 'exceptions', regex: '^(::)?(StandardError|Exception)$' } },
+            ],
+          },
+        ],
+      },
+      { kind: 'rescue_modifier', regex: '\\brescue\\s+nil$' },
+      // A rescue whose whole body is `nil`, `return`, `return nil` or `next`.
+      {
+        kind: 'rescue',
+        all: [
+          {
+            has: {
+              kind: 'then',
+              not: {
+                has: {
+                  not: {
+                    any: [
+                      { kind: 'nil' },
+                      { kind: 'return', regex: '^return(\\s+nil)?$' },
+                      { kind: 'next', regex: '^next$' },
+                    ],
+                  },
+                },
+              },
+            },
+          },
+          { not: { has: { stopBy: 'end', kind: 'comment' } } },
+          {
+            any: [
+              { not: { has: { kind: 'exceptions' } } },
+              { has: { kind: 'exceptions', regex: '^(::)?(StandardError|Exception)$' } },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+};
+
+export const offByOneRangeRule: Rule = {
+  id: 'rb.off-by-one-range',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The inclusive range 0..x.length goes one past the last index: x[x.length] is nil and arithmetic on it raises NoMethodError. Use 0...x.length (three dots), each_index, or each_cons(2).',
+  rule: {
+    kind: 'range',
+    all: [
+      { regex: '^0\\s*\\.\\.\\s*[^.]' },
+      {
+        has: {
+          nthChild: 2,
+          kind: 'call',
+          all: [
+            { has: { field: 'receiver', pattern: '$X' } },
+            { has: { field: 'method', regex: '^(length|size|count)$' } },
+          ],
+        },
+      },
+      {
+        inside: {
+          stopBy: { kind: 'method' },
+          kind: 'call',
+          has: { stopBy: 'end', kind: 'element_reference', has: { nthChild: 1, pattern: '$X' } },
+        },
+      },
+    ],
+  },
+};
+
+export const selfComparisonRule: Rule = {
+  id: 'rb.self-comparison',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'A value compared with itself is always true (or always false): one side is probably a typo, e.g. plan_id == other.plan_id.',
+  rule: {
+    kind: 'binary',
+    any: [{ pattern: '$A == $A' }, { pattern: '$A != $A' }],
+  },
+  constraints: {
+    A: {
+      any: [
+        { kind: 'identifier', not: { regex: '^(rand|gets|readline|srand)$' } },
+        { kind: 'instance_variable' },
+        { kind: 'call', regex: '^@?[a-z_]\\w*\\.[a-z_]\\w*[?]?$' },
+      ],
+    },
+  },
+};
+
+export const assignmentInConditionRule: Rule = {
+  id: 'rb.assignment-in-condition',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'This condition assigns a literal instead of comparing it, so it is always true and overwrites the variable: use `==`.',
+  rule: {
+    kind: 'assignment',
+    has: {
+      field: 'right',
+      any: [
+        { kind: 'string', not: { has: { kind: 'interpolation' } } },
+        { kind: 'integer' },
+        { kind: 'simple_symbol' },
+        { kind: 'true' },
+        { kind: 'false' },
+      ],
+    },
+    any: [
+      {
+        inside: {
+          any: [{ kind: 'if' }, { kind: 'unless' }, { kind: 'elsif' }, { kind: 'while' }, { kind: 'until' }],
+          field: 'condition',
+        },
+      },
+      { inside: { any: [{ kind: 'if_modifier' }, { kind: 'unless_modifier' }], field: 'condition' } },
+    ],
+  },
+};
+
+export const unreachableCodeRule: Rule = {
+  id: 'rb.unreachable-code',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'warning',
+  message:
+    'This statement comes right after an unconditional return, break, next or raise in the same block, so it never runs: remove it or move it before the jump.',
+  rule: {
+    any: [
+      'call',
+      'assignment',
+      'operator_assignment',
+      'if',
+      'unless',
+      'while',
+      'until',
+      'case',
+      'return',
+      'yield',
+      'identifier',
+    ].map((kind) => ({ kind })),
+    follows: {
+      any: [
+        { kind: 'return' },
+        { kind: 'break' },
+        { kind: 'next' },
+        // `raise Error, "..."` / `raise` (a re-raise): nothing after it in the block runs.
+        {
+          kind: 'call',
+          not: { has: { field: 'receiver', regex: '[\\s\\S]' } },
+          has: { field: 'method', regex: '^(raise|fail)$' },
+        },
+        { kind: 'identifier', regex: '^raise$' },
+      ],
+    },
+    inside: { any: [{ kind: 'body_statement' }, { kind: 'then' }, { kind: 'else' }, { kind: 'block_body' }] },
+  },
+};

@@ -1,0 +1,100 @@
+import type { Rule } from '../../rule-schema.js';
+
+const SECRET_NAME =
+  '(?i)(^|[@._])(\\w*_)?(token|password|passwd|secret|nonce|salt|otp|api_key|session_id|csrf_token|reset_code)$';
+
+const SECRET_CLASS = '(?i)(token|password|secret|api_?key|otp|nonce|credential)';
+
+const SECRET_METHOD = '(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_key)(_|$|\\?|!)';
+
+/** Names of digests that only key or fingerprint data: `cache_key`, `etag`, `checksum`. */
+const NON_SECURITY_DIGEST = '(?i)(cache|etag|checksum|fingerprint|shard|bucket|dedup)';
+
+export const tlsVerifyNoneRule: Rule = {
+  id: 'rb.tls-verify-none',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'Certificate verification is turned off (VERIFY_NONE / verify: false): anyone on the network path can read and alter the traffic. Keep VERIFY_PEER and add a private CA to the cert store if needed.',
+  rule: {
+    any: [
+      { kind: 'scope_resolution', regex: '^(::)?OpenSSL::SSL::VERIFY_NONE$' },
+      { kind: 'pair', regex: '^:?(verify_ssl|ssl_verify|ssl_verify_peer)(:|\\s*=>)\\s*false$' },
+      {
+        kind: 'pair',
+        regex: '^:?verify(:|\\s*=>)\\s*false$',
+        inside: { kind: 'hash', inside: { kind: 'pair', regex: '^:?ssl(:|\\s*=>)' } },
+      },
+    ],
+  },
+  cwe: 'CWE-295',
+  cvss: 7.4,
+};
+
+export const weakHashRule: Rule = {
+  id: 'rb.weak-hash',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'warning',
+  message:
+    'MD5 and SHA-1 are broken for security use (collisions are practical). Use Digest::SHA256, or bcrypt/argon2 for passwords.',
+  rule: {
+    any: [
+      { kind: 'scope_resolution', regex: '^(::)?(OpenSSL::)?Digest::(MD5|SHA1)$' },
+      { kind: 'call', regex: '^(::)?OpenSSL::Digest\\.new\\(\\s*["\'](?i)(md5|sha1)["\']' },
+    ],
+    // A digest that only names or buckets data (a cache key, an ETag, a checksum): nothing depends
+    // on it being hard to forge.
+    not: {
+      any: [
+        { inside: { stopBy: 'end', kind: 'method', has: { field: 'name', regex: NON_SECURITY_DIGEST } } },
+        { inside: { stopBy: 'end', kind: 'assignment', has: { field: 'left', regex: NON_SECURITY_DIGEST } } },
+      ],
+    },
+  },
+  cwe: 'CWE-328',
+  cvss: 5.3,
+};
+
+export const insecureRandomRule: Rule = {
+  id: 'rb.insecure-random',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'rand, Random and Array#sample are predictable: a token, password or key made with them can be guessed. Use SecureRandom (SecureRandom.hex, SecureRandom.urlsafe_base64, SecureRandom.alphanumeric).',
+  rule: {
+    kind: 'call',
+    any: [
+      {
+        all: [
+          { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
+          { has: { field: 'method', regex: '^(rand|srand)$' } },
+        ],
+      },
+      { has: { field: 'receiver', regex: '^(Random|Random\\.new(\\(.*\\))?|Kernel)$' } },
+      {
+        all: [
+          { has: { field: 'method', regex: '^(sample|shuffle)$' } },
+          { not: { has: { field: 'arguments', has: { stopBy: 'end', regex: 'SecureRandom' } } } },
+        ],
+      },
+    ],
+    inside: {
+      stopBy: 'end',
+      any: [
+        { kind: 'assignment', has: { field: 'left', regex: SECRET_NAME } },
+        { kind: 'method', has: { field: 'name', regex: SECRET_METHOD } },
+        // The value generator of a credential model: `class ApiToken ... def generate_value`.
+        {
+          kind: 'method',
+          has: { field: 'name', regex: '^(generate|regenerate|assign|set|build|reset)_\\w+$' },
+          inside: { stopBy: 'end', kind: 'class', has: { field: 'name', regex: SECRET_CLASS } },
+        },
+      ],
+    },
+  },
+  cwe: 'CWE-338',
+  cvss: 7.5,
+};
