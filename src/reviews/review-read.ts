@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal.js';
 import type { ReadAlong } from '../auth/read-along.js';
 import type { Database, Mode, ReviewRow } from '../db/schema.js';
 import { notFound } from '../shared/errors.js';
-import { findVisibleReview, visibleTo } from './review-access.js';
+import { findVisibleReview } from './repository/find-visible-review.js';
+import { visibleTo } from './repository/visible-to.js';
 import { PRESENTED_REVIEW_COLUMNS } from './review-presenter.js';
 
 // The read routes run this on every request, in the statement that authenticates it

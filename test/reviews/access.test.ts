@@ -4,7 +4,7 @@ import { hashSecret } from '../../src/auth/api-token-format.js';
 import { countingLookups } from '../../src/auth/authenticate-counted.js';
 import type { Scope } from '../../src/auth/scopes.js';
 import type { Mode } from '../../src/db/schema.js';
-import { findVisibleReview } from '../../src/reviews/review-access.js';
+import { findVisibleReview } from '../../src/reviews/repository/find-visible-review.js';
 import { PRESENTED_REVIEW_COLUMNS } from '../../src/reviews/review-presenter.js';
 import { findReviewForRead, REVIEW_READ_ALONG, type ReviewForRead } from '../../src/reviews/review-read.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
