@@ -20,8 +20,9 @@ import { envelope, listBody } from '../shared/envelope.js';
 import { AppError, conflict } from '../shared/errors.js';
 import { listReviews } from './repository/list-reviews.js';
 import { listReviewComments, reviewCommentKinds } from './repository/review-comments.js';
+import { REVIEW_READ_ALONG } from './repository/review-read-along.js';
 import { presentComment, presentReview } from './review-presenter.js';
-import { findReviewForRead, REVIEW_READ_ALONG } from './review-read.js';
+import { findReviewForRead } from './review-read.js';
 import {
   commentSchema,
   createdReviewSchema,
