@@ -44,7 +44,7 @@ export function updateReviewAttempt(
     .executeTakeFirst();
 }
 
-/** Whether an app review exists of this pull request as it was after `updatedAt`. */
+/** Whether an app review exists for a state of this pull request newer than `updatedAt`. */
 export async function newerAppReviewExists(
   trx: Transaction<Database>,
   prUrl: string,
