@@ -23,7 +23,7 @@ import { authenticateCounted, countingLookups } from '../src/auth/authenticate-c
 import { jwtKeys } from '../src/auth/jwt.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { REVIEW_READ_ALONG } from '../src/reviews/review-read.js';
+import { REVIEW_READ_ALONG } from '../src/reviews/repository/review-read-along.js';
 import { ReviewService } from '../src/reviews/review-service.js';
 import { systemClock } from '../src/shared/clock.js';
 import { createBenchDatabase, type DatabaseKind } from './api/bench-database.js';

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely, sql } from 'kysely';
 import {
   type BatchColumn,
   type BatchRow,
@@ -9,6 +9,7 @@ import {
 import { prepared } from '../db/database.js';
 import { statementWaitLimit } from '../db/database-unavailable.js';
 import type { Database } from '../db/schema.js';
+import { REQUEST_COUNT_PART } from '../limits/request-count-part.js';
 import { type RateVerdict, rateVerdict, rateWindowStart } from '../limits/request-rate.js';
 import { batchCalls } from '../shared/batch-calls.js';
 import {
@@ -20,7 +21,7 @@ import {
   type UserLookupRow,
 } from './authenticate.js';
 import type { Principal } from './principal.js';
-import type { SomeReadAlong } from './read-along.js';
+import { readAlongPart, readAlongRow, type SomeReadAlong } from './read-along.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -28,56 +29,43 @@ type Headers = Record<string, string | string[] | undefined>;
 type CountedToken = TokenLookupRow & { request_count: number | null };
 type CountedUser = Omit<UserLookupRow, 'id'> & { user_id: string; request_count: number | null };
 
-// The read along's columns in the answer, and its join.
-const alongColumns = (along: SomeReadAlong | undefined) =>
-  along === undefined
-    ? ''
-    : `, a.along_hit, ${along.columns.map((column) => `a."${column}" as "along.${column}"`).join(', ')}`;
-const alongJoin = (along: SomeReadAlong | undefined) =>
-  along === undefined
-    ? ''
-    : `\nleft join lateral (select true as along_hit, s.* from (${along.sql}) s limit 1) a on f.counts`;
-
 /**
- * Decisions §6, counted in the statement that finds the credentials of a batch of concurrent
- * requests (batchCalls): `found` holds one row per request whose credential exists, `counts`
- * when it is good enough to count (an unknown, revoked or expired token counts nothing). Each
- * user's window gains the number of its good requests in one upsert, and the requests take the
- * counts in between in the order they came: exact, as one upsert per request was. ON CONFLICT's
- * row locks serialise concurrent batches across instances; the rows are upserted in key order,
- * so two batches locking the same users cannot deadlock. A read along (read-along.ts) joins each
- * counted request's row, its columns named `along.<column>` and `along_hit` true when it found one;
- * at most one row (`limit 1`): a second would repeat the request's row and shift its user's counts.
+ * The statement a batch of requests runs (batchCalls): `found` (this file's lookup of the
+ * credentials, one row per request whose credential exists), then each part's common table
+ * expressions, answering `ord`, the lookup's `returned` columns and each part's columns, with
+ * each part's joins onto `found f`. The parts: the request count (limits/request-count-part.ts,
+ * always) and a read along (read-along.ts) when the route has one. Composed and compiled once,
+ * it is a fixed text whose one parameter, $1, is the batch's inputs (db/batch-inputs.ts).
  */
-const countedBatch = (found: string, returned: readonly string[], along: SomeReadAlong | undefined) => `
-with found as (${found}),
-tally as (
-  select user_id, window_start, count(*) as n from found where counts group by user_id, window_start
-),
-counted as (
-  insert into request_rate_windows as w (user_id, window_start, count)
-  select user_id, window_start, n from tally order by user_id, window_start
-  on conflict (user_id, window_start) do update set count = w.count + excluded.count
-  returning w.user_id, w.window_start, w.count
-)
-select f.ord, ${returned.map((column) => `f.${column}`).join(', ')},
-       case when f.counts
-         then (c.count - t.n + row_number() over (partition by f.user_id, f.window_start, f.counts order by f.ord))::int
-       end as request_count${alongColumns(along)}
+function countedBatch(
+  db: Kysely<Database>,
+  found: string,
+  returned: readonly string[],
+  along: SomeReadAlong | undefined,
+): string {
+  const parts = along === undefined ? [REQUEST_COUNT_PART] : [REQUEST_COUNT_PART, readAlongPart(along)];
+  const ctes = [sql`found as (${sql.raw(found)})`, ...parts.flatMap((part) => part.ctes)];
+  const columns = [sql`f.ord`, ...returned.map((column) => sql.ref(`f.${column}`)), ...parts.flatMap((p) => p.columns)];
+  const joins = parts.flatMap((part) => part.joins);
+  const statement = sql`with ${sql.join(ctes, sql`,\n`)}
+select ${sql.join(columns)}
 from found f
-left join tally t on f.counts and t.user_id = f.user_id and t.window_start = f.window_start
-left join counted c on f.counts and c.user_id = f.user_id and c.window_start = f.window_start${alongJoin(along)}`;
+${sql.join(joins, sql`\n`)}`.compile(db);
+  // Kysely would number a fragment's value $1, the batch's inputs' place: a part carries none.
+  if (statement.parameters.length > 0) throw new Error('a part of the counting statement carries a value');
+  return prepared(statement.sql);
+}
 
-// The columns each statement answers with (besides ord and request_count): the lookup's row.
+// The columns each statement answers with (besides ord and the parts'): the lookup's row.
 const USER_COLUMNS = ['user_id', 'username', 'plan', 'scm_id', 'github_token_sealed', 'memberships_synced_at'];
 const ALONG_KEY: BatchColumn = { name: 'along_key', type: 'text' };
 
 // Fixed texts, prepared once per connection: they run on every request. The scopes come as JSON:
 // node-postgres parses a text[] column in JS, a json one with the native JSON.parse.
-const tokensSql = (along: SomeReadAlong | undefined) =>
-  prepared(
-    countedBatch(
-      `
+const tokensSql = (db: Kysely<Database>, along: SomeReadAlong | undefined) =>
+  countedBatch(
+    db,
+    `
   select q.ord, q.window_start, t.id, to_json(t.scopes) as scopes, t.mode, t.expires_at, t.revoked_at, t.last_used_at,
          u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed, u.memberships_synced_at,
          (t.revoked_at is null and t.expires_at > q.now) as counts${along === undefined ? '' : ', q.along_key'}
@@ -89,16 +77,15 @@ const tokensSql = (along: SomeReadAlong | undefined) =>
   ])}
   join api_tokens t on t.token_hash = q.token_hash
   join users u on u.id = t.user_id`,
-      ['id', 'scopes', 'mode', 'expires_at', 'revoked_at', 'last_used_at', ...USER_COLUMNS],
-      along,
-    ),
+    ['id', 'scopes', 'mode', 'expires_at', 'revoked_at', 'last_used_at', ...USER_COLUMNS],
+    along,
   );
 
 // A JWT is always live (decisions §2): the mode a read along sees.
-const usersSql = (along: SomeReadAlong | undefined) =>
-  prepared(
-    countedBatch(
-      `
+const usersSql = (db: Kysely<Database>, along: SomeReadAlong | undefined) =>
+  countedBatch(
+    db,
+    `
   select q.ord, q.window_start, u.id as user_id, u.username, u.plan, u.scm_id, u.github_token_sealed,
          u.memberships_synced_at, true as counts${along === undefined ? '' : `, q.along_key, 'live'::text as mode`}
   from ${batchInputsFrom([
@@ -107,23 +94,9 @@ const usersSql = (along: SomeReadAlong | undefined) =>
     ...(along === undefined ? [] : [ALONG_KEY]),
   ])}
   join users u on u.id = q.user_id`,
-      USER_COLUMNS,
-      along,
-    ),
+    USER_COLUMNS,
+    along,
   );
-
-type AlongRow = Record<string, unknown> & { along_hit?: boolean | null };
-
-/** Takes the read along's row out of a result row (its `along.` columns); undefined: none found. */
-function alongRowOf(along: SomeReadAlong): (row: AlongRow) => Record<string, unknown> | undefined {
-  const names = along.columns.map((column) => [column, `along.${column}`] as const);
-  return (row) => {
-    if (row.along_hit !== true) return undefined;
-    const out: Record<string, unknown> = {};
-    for (const [column, name] of names) out[column] = row[name];
-    return out;
-  };
-}
 
 /**
  * Lookups that count each request in the statement that finds its credential, and share that
@@ -133,14 +106,14 @@ function alongRowOf(along: SomeReadAlong): (row: AlongRow) => Record<string, unk
  */
 export function countingLookups(db: Kysely<Database>, waitMs?: number, along?: SomeReadAlong): CredentialLookups {
   const limit = statementWaitLimit(waitMs);
-  const tokensText = tokensSql(along);
-  const usersText = usersSql(along);
+  const tokensText = tokensSql(db, along);
+  const usersText = usersSql(db, along);
   // A request without a key still joins the batch; the empty key finds nothing.
   const key = (alongKey: string | undefined) => (along === undefined ? [] : [alongKey ?? '']);
-  const alongRow = along === undefined ? undefined : alongRowOf(along);
+  const alongRow = along === undefined ? undefined : readAlongRow(along);
   const withAlong = <T extends object>(row: T | undefined): T | undefined => {
     if (row === undefined || alongRow === undefined) return row;
-    return Object.assign(row, { along: alongRow(row as AlongRow) });
+    return Object.assign(row, { along: alongRow(row as Record<string, unknown>) });
   };
   const tokens = batchCalls<{ tokenHash: string; now: Date; alongKey: string | undefined }, CountedToken | undefined>(
     async (calls) => {

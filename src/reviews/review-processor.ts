@@ -8,6 +8,8 @@ import type { Clock } from '../shared/clock.js';
 import { AppError } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { assistWithLlm, type LlmSettings } from './llm-assist.js';
+import { insertReviewComments } from './repository/review-comments.js';
+import { findReview, overdueReviews, updateReviewAttempt } from './repository/review-rows.js';
 import { eventSummary, type ReviewEventType, recordEvents, reviewEventData } from './review-events.js';
 import { enqueuePublish } from './review-publisher.js';
 import { testModeOutcome } from './test-mode-outcome.js';
@@ -43,11 +45,7 @@ function isTransient(error: unknown): boolean {
 export function makeReviewProcessor(deps: ReviewProcessorDeps) {
   return async (job: JobRow): Promise<void> => {
     const payload = job.payload as unknown as { review_id: string; attempt: number };
-    const review = await deps.db
-      .selectFrom('reviews')
-      .selectAll()
-      .where('id', '=', payload.review_id)
-      .executeTakeFirst();
+    const review = await findReview(deps.db, payload.review_id);
     if (review === undefined || review.status !== 'in_progress' || review.attempt !== payload.attempt) return;
 
     const started = Date.now();
@@ -96,22 +94,15 @@ async function publish(deps: ReviewProcessorDeps, queued: ReviewRow, result: Res
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
     const stats = reportStats(result);
-    const review = await trx
-      .updateTable('reviews')
-      .set({
-        status: 'completed',
-        score: reportScore(result),
-        summary: result.summary,
-        stats: JSON.stringify(stats),
-        analysis: JSON.stringify(result.analysis),
-        completed_at: now,
-        updated_at: now,
-      })
-      .where('id', '=', queued.id)
-      .where('status', '=', 'in_progress')
-      .where('attempt', '=', queued.attempt)
-      .returningAll()
-      .executeTakeFirst();
+    const review = await updateReviewAttempt(trx, queued, {
+      status: 'completed',
+      score: reportScore(result),
+      summary: result.summary,
+      stats: JSON.stringify(stats),
+      analysis: JSON.stringify(result.analysis),
+      completed_at: now,
+      updated_at: now,
+    });
     if (review === undefined) return;
     const comments = orderFindings(result.findings).map((f) => ({
       id: newId('cmt'),
@@ -129,7 +120,7 @@ async function publish(deps: ReviewProcessorDeps, queued: ReviewRow, result: Res
       cvss_score: f.cvssScore ?? null,
       created_at: now,
     }));
-    if (comments.length > 0) await trx.insertInto('review_comments').values(comments).execute();
+    await insertReviewComments(trx, comments);
     const base = reviewEventData(review, deps.publicUrl);
     const events: { type: ReviewEventType; data: Record<string, unknown> }[] = [
       { type: 'review.completed', data: { ...base, summary: eventSummary(comments) } },
@@ -171,14 +162,12 @@ export async function failReview(
   publicUrl: string,
 ): Promise<boolean> {
   return db.transaction().execute(async (trx) => {
-    const review = await trx
-      .updateTable('reviews')
-      .set({ status: 'failed', error_code: code, error_message: message, updated_at: now })
-      .where('id', '=', queued.id)
-      .where('status', '=', 'in_progress')
-      .where('attempt', '=', queued.attempt)
-      .returningAll()
-      .executeTakeFirst();
+    const review = await updateReviewAttempt(trx, queued, {
+      status: 'failed',
+      error_code: code,
+      error_message: message,
+      updated_at: now,
+    });
     if (review === undefined) return false;
     await recordEvents(
       trx,
@@ -193,13 +182,7 @@ export async function failReview(
 
 /** Decisions: a review never stays in progress forever. Fails those past their deadline. */
 export async function failOverdueReviews(db: Kysely<Database>, now: Date, publicUrl: string): Promise<number> {
-  const overdue = await db
-    .selectFrom('reviews')
-    .select(['id', 'attempt'])
-    .where('status', '=', 'in_progress')
-    .where('deadline_at', '<', now)
-    .limit(100)
-    .execute();
+  const overdue = await overdueReviews(db, now, 100);
   let failed = 0;
   for (const review of overdue) {
     if (await failReview(db, review, 'deadline_exceeded', 'The review did not finish in time', now, publicUrl))

@@ -11,6 +11,8 @@ import { defaultRepositoryConfig } from '../github/repository-config.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
 import type { Clock } from '../shared/clock.js';
+import { reviewCommentsUnordered } from './repository/review-comments.js';
+import { findReview, markReviewPublished } from './repository/review-rows.js';
 import { recordEvents, reviewEventData } from './review-events.js';
 import { storedRepositoryConfig } from './stored-repository-config.js';
 
@@ -55,7 +57,7 @@ export interface ReviewPublisherDeps {
 export function makeReviewPublisher(deps: ReviewPublisherDeps) {
   return async (job: JobRow): Promise<void> => {
     const { review_id: reviewId } = job.payload as { review_id: string };
-    const review = await deps.db.selectFrom('reviews').selectAll().where('id', '=', reviewId).executeTakeFirst();
+    const review = await findReview(deps.db, reviewId);
     if (review === undefined || review.published_at !== null || review.head_sha === null) return;
     const [owner, repo] = review.repository.split('/') as [string, string];
     const octokit = await deps.appOctokit(owner, repo);
@@ -85,11 +87,7 @@ export function makeReviewPublisher(deps: ReviewPublisherDeps) {
 
     const ref = { owner, repo, number: review.pr_number };
     try {
-      const comments = await deps.db
-        .selectFrom('review_comments')
-        .selectAll()
-        .where('review_id', '=', review.id)
-        .execute();
+      const comments = await reviewCommentsUnordered(deps.db, review.id);
       // Inline comments must sit on lines of the reviewed commit's diff: when the pull request
       // has moved on since, its current diff says nothing about that commit, so every finding
       // goes to the review body instead.
@@ -135,13 +133,7 @@ async function markPublished(
 ): Promise<void> {
   await deps.db.transaction().execute(async (trx) => {
     const now = deps.clock.now();
-    const updated = await trx
-      .updateTable('reviews')
-      .set({ published_at: now, github_review_id: published?.reviewId ?? null })
-      .where('id', '=', review.id)
-      .where('published_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await markReviewPublished(trx, review.id, published?.reviewId ?? null, now);
     if (updated === undefined || published === undefined || published.event === 'COMMENT') return;
     const type = published.event === 'APPROVE' ? 'pr.approved' : 'pr.changes_requested';
     await recordEvents(

@@ -20,9 +20,11 @@ import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../sha
 import type { Clock } from '../shared/clock.js';
 import { envelope, listBody } from '../shared/envelope.js';
 import { AppError, conflict } from '../shared/errors.js';
-import { listReviews } from './review-list.js';
+import { listReviews } from './repository/list-reviews.js';
+import { listReviewComments, reviewCommentKinds } from './repository/review-comments.js';
+import { REVIEW_READ_ALONG } from './repository/review-read-along.js';
 import { presentComment, presentReview } from './review-presenter.js';
-import { findReviewForRead, REVIEW_READ_ALONG } from './review-read.js';
+import { findReviewForRead } from './review-read.js';
 import {
   commentSchema,
   createdReviewSchema,
@@ -230,14 +232,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
     },
     async (request) => {
       const review = await readReview(request);
-      const rows = await deps.db
-        .selectFrom('review_comments')
-        .selectAll()
-        .where('review_id', '=', review.id)
-        .orderBy('file')
-        .orderBy('line')
-        .orderBy('id')
-        .execute();
+      const rows = await listReviewComments(deps.db, review.id);
       return envelope(rows.map(presentComment), request.id, deps.clock.now());
     },
   );
@@ -260,11 +255,7 @@ export function registerReviewRoutes(app: FastifyInstance, deps: ReviewRouteDeps
       if (review.status !== 'completed' || review.analysis === null) {
         throw conflict(`Review ${review.id} has no statistics until it completes (it is ${review.status})`);
       }
-      const rows = await deps.db
-        .selectFrom('review_comments')
-        .select(['type', 'severity'])
-        .where('review_id', '=', review.id)
-        .execute();
+      const rows = await reviewCommentKinds(deps.db, review.id);
       const tally = <K extends string>(keys: readonly K[], pick: (r: (typeof rows)[number]) => string) =>
         Object.fromEntries(keys.map((k) => [k, rows.filter((r) => pick(r) === k).length])) as Record<K, number>;
       return envelope(

@@ -7,10 +7,12 @@ import { enqueueJob } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
 import { assertReviewQuota } from '../limits/review-quota.js';
 import type { Clock } from '../shared/clock.js';
-import { AppError, unprocessable } from '../shared/errors.js';
+import { unprocessable } from '../shared/errors.js';
 import { newId } from '../shared/ids.js';
 import { type PullRequestRef, parsePullRequestUrl } from './pull-request-url.js';
-import { findVisibleReview } from './review-access.js';
+import { findVisibleReview } from './repository/find-visible-review.js';
+import { appUserId, isTeamOf, personalOrganization } from './repository/review-owners.js';
+import { cancelOpenAppReviews, insertReview, newerAppReviewExists, updateReview } from './repository/review-rows.js';
 import { type ReviewEventType, recordEvents, reviewEventData } from './review-events.js';
 import { enqueuePublish } from './review-publisher.js';
 import { nextStatus, type ReviewAction } from './review-state.js';
@@ -47,9 +49,6 @@ export interface AppReviewInput {
   pullRequestUpdatedAt: Date;
 }
 
-/** App reviews are made in the name of this local user (no person asked for them). */
-export const APP_USERNAME = 'redline[bot]';
-
 export interface ReviewServiceDeps {
   db: Kysely<Database>;
   clock: Clock;
@@ -69,24 +68,6 @@ function testMetadata(ref: PullRequestRef): PullRequestMetadata {
     repositoryId: `test:${ref.owner}/${ref.repo}`,
     owner: { id: 0, login: ref.owner, kind: 'organization' },
   };
-}
-
-/**
- * Test reviews belong to the creator's personal organization: test mode never asks GitHub who
- * owns the repository, and an organization found by login alone could be someone else's.
- */
-async function personalOrganization(trx: Transaction<Database>, userId: string): Promise<string> {
-  const row = await trx
-    .selectFrom('organizations as o')
-    .innerJoin('memberships as m', 'm.organization_id', 'o.id')
-    .select('o.id')
-    .where('m.user_id', '=', userId)
-    .where('m.role', '=', 'admin')
-    .where('o.kind', '=', 'user')
-    .orderBy('o.created_at')
-    .executeTakeFirst();
-  if (row === undefined) throw new AppError('internal_error', 500, `User ${userId} has no personal organization`);
-  return row.id;
 }
 
 function startedEvents(
@@ -126,44 +107,34 @@ export class ReviewService {
         principal.mode === 'test'
           ? await personalOrganization(trx, principal.userId)
           : await ensureGitHubOrganization(trx, metadata.owner, metadata.owner.kind, now);
-      if (input.team_id !== undefined) {
-        const team = await trx
-          .selectFrom('teams')
-          .select('id')
-          .where('id', '=', input.team_id)
-          .where('organization_id', '=', organizationId)
-          .executeTakeFirst();
-        if (team === undefined) throw unprocessable('team_id', "is not a team of the pull request's organization");
+      if (input.team_id !== undefined && !(await isTeamOf(trx, input.team_id, organizationId))) {
+        throw unprocessable('team_id', "is not a team of the pull request's organization");
       }
       // Test reviews are free (decisions §2): the quota ignores them.
       await assertReviewQuota(trx, { organizationId, mode: principal.mode, now });
       const start = options.auto_review;
-      const review = await trx
-        .insertInto('reviews')
-        .values({
-          id: newId('rev'),
-          user_id: principal.userId,
-          organization_id: organizationId,
-          team_id: input.team_id ?? null,
-          mode: principal.mode,
-          status: start ? 'in_progress' : 'pending',
-          pr_url: ref.url,
-          pr_number: ref.number,
-          pr_title: metadata.title,
-          repository: `${ref.owner}/${ref.repo}`,
-          repository_id: metadata.repositoryId,
-          branch: metadata.branch,
-          author: metadata.author,
-          head_sha: metadata.headSha,
-          options: JSON.stringify(options),
-          attempt: start ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-          started_at: start ? now : null,
-          deadline_at: start ? new Date(now.getTime() + REVIEW_DEADLINE_MS) : null,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const review = await insertReview(trx, {
+        id: newId('rev'),
+        user_id: principal.userId,
+        organization_id: organizationId,
+        team_id: input.team_id ?? null,
+        mode: principal.mode,
+        status: start ? 'in_progress' : 'pending',
+        pr_url: ref.url,
+        pr_number: ref.number,
+        pr_title: metadata.title,
+        repository: `${ref.owner}/${ref.repo}`,
+        repository_id: metadata.repositoryId,
+        branch: metadata.branch,
+        author: metadata.author,
+        head_sha: metadata.headSha,
+        options: JSON.stringify(options),
+        attempt: start ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+        started_at: start ? now : null,
+        deadline_at: start ? new Date(now.getTime() + REVIEW_DEADLINE_MS) : null,
+      });
       const events: { type: ReviewEventType; data: Record<string, unknown> }[] = [
         { type: 'review.created', data: reviewEventData(review, this.deps.publicUrl) },
       ];
@@ -189,23 +160,11 @@ export class ReviewService {
       const now = this.deps.clock.now();
       const organizationId = await ensureGitHubOrganization(trx, input.owner, input.owner.kind, now);
       // An event older than one already reviewed came late: the newer review stands.
-      const newer = await trx
-        .selectFrom('reviews')
-        .select('id')
-        .where('source', '=', 'app')
-        .where('pr_url', '=', input.url)
-        .where('pr_updated_at', '>', input.pullRequestUpdatedAt)
-        .executeTakeFirst();
-      if (newer !== undefined) return { review: undefined, superseded: [] };
+      if (await newerAppReviewExists(trx, input.url, input.pullRequestUpdatedAt)) {
+        return { review: undefined, superseded: [] };
+      }
       await assertReviewQuota(trx, { organizationId, mode: 'live', now });
-      const superseded = await trx
-        .updateTable('reviews')
-        .set({ status: 'cancelled', updated_at: now })
-        .where('source', '=', 'app')
-        .where('pr_url', '=', input.url)
-        .where('status', 'in', ['pending', 'in_progress'])
-        .returningAll()
-        .execute();
+      const superseded = await cancelOpenAppReviews(trx, input.url, now);
       for (const old of superseded) {
         await recordEvents(
           trx,
@@ -220,36 +179,32 @@ export class ReviewService {
         check_security: input.checkSecurity,
         check_performance: input.checkPerformance,
       };
-      const review = await trx
-        .insertInto('reviews')
-        .values({
-          id: newId('rev'),
-          user_id: await appUserId(trx, now),
-          organization_id: organizationId,
-          team_id: null,
-          mode: 'live',
-          status: 'in_progress',
-          source: 'app',
-          pr_url: input.url,
-          pr_number: input.number,
-          pr_title: input.title,
-          repository: `${input.owner.login}/${input.repo}`,
-          repository_id: input.repositoryId,
-          branch: input.branch,
-          author: input.author,
-          head_sha: input.headSha,
-          options: JSON.stringify(options),
-          repository_config: JSON.stringify(input.repositoryConfig),
-          check_run_id: input.checkRunId,
-          pr_updated_at: input.pullRequestUpdatedAt,
-          attempt: 1,
-          created_at: now,
-          updated_at: now,
-          started_at: now,
-          deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const review = await insertReview(trx, {
+        id: newId('rev'),
+        user_id: await appUserId(trx, now),
+        organization_id: organizationId,
+        team_id: null,
+        mode: 'live',
+        status: 'in_progress',
+        source: 'app',
+        pr_url: input.url,
+        pr_number: input.number,
+        pr_title: input.title,
+        repository: `${input.owner.login}/${input.repo}`,
+        repository_id: input.repositoryId,
+        branch: input.branch,
+        author: input.author,
+        head_sha: input.headSha,
+        options: JSON.stringify(options),
+        repository_config: JSON.stringify(input.repositoryConfig),
+        check_run_id: input.checkRunId,
+        pr_updated_at: input.pullRequestUpdatedAt,
+        attempt: 1,
+        created_at: now,
+        updated_at: now,
+        started_at: now,
+        deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
+      });
       await this.enqueue(trx, review, now);
       await recordEvents(
         trx,
@@ -282,24 +237,19 @@ export class ReviewService {
       const current = await findVisibleReview(trx, principal, id, { forUpdate: true });
       const status = nextStatus(current.status, action);
       const starting = status === 'in_progress';
-      const review = await trx
-        .updateTable('reviews')
-        .set({
-          status,
-          updated_at: now,
-          ...(starting
-            ? {
-                attempt: current.attempt + 1,
-                started_at: now,
-                deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
-                error_code: null,
-                error_message: null,
-              }
-            : {}),
-        })
-        .where('id', '=', current.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const review = await updateReview(trx, current.id, {
+        status,
+        updated_at: now,
+        ...(starting
+          ? {
+              attempt: current.attempt + 1,
+              started_at: now,
+              deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
+              error_code: null,
+              error_message: null,
+            }
+          : {}),
+      });
       if (starting) {
         await this.enqueue(trx, review, now);
         await recordEvents(trx, review, startedEvents(review, this.deps.publicUrl), now);
@@ -324,22 +274,4 @@ export class ReviewService {
       now,
     );
   }
-}
-
-/** The local user app reviews belong to, made on first use. */
-async function appUserId(trx: Transaction<Database>, now: Date): Promise<string> {
-  const existing = await trx
-    .selectFrom('users')
-    .select('id')
-    .where('username', '=', APP_USERNAME)
-    .where('scm_id', 'is', null)
-    .orderBy('created_at')
-    .executeTakeFirst();
-  if (existing !== undefined) return existing.id;
-  const created = await trx
-    .insertInto('users')
-    .values({ id: newId('usr'), username: APP_USERNAME, created_at: now, updated_at: now })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return created.id;
 }

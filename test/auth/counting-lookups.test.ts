@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalUser } from '../../src/auth/accounts.js';
 import { hashSecret } from '../../src/auth/api-token-format.js';
@@ -153,7 +154,7 @@ describe('counting lookups shared by concurrent requests', () => {
     // Any one-row read keyed on the request: here another user's name, seen with the credential's mode.
     const NAME_ALONG: ReadAlong<{ username: string; seen_as: string }> = {
       param: 'id',
-      sql: 'select n.username, f.mode as seen_as from users n where n.id = f.along_key',
+      read: ({ key, mode }) => sql`select n.username, ${mode} as seen_as from users n where n.id = ${key}`,
       columns: ['username', 'seen_as'],
     };
 
@@ -202,6 +203,11 @@ describe('counting lookups shared by concurrent requests', () => {
         [two.id, 1, undefined],
         undefined,
       ]);
+    });
+
+    it('refuses a read along carrying a value of its own: the statement is one fixed text', () => {
+      const valued: ReadAlong<{ n: number }> = { param: 'id', read: () => sql`select ${7} as n`, columns: ['n'] };
+      expect(() => countingLookups(database.db, undefined, valued)).toThrow('carries a value');
     });
 
     it('leaves rows without a read along as they were', async () => {

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type ReadAlong, readAlongFor, readAlongKey } from '../../src/auth/read-along.js';
 
-const along: ReadAlong<{ name: string }> = { param: 'id', sql: 'select 1', columns: ['name'] };
-const other: ReadAlong<{ name: string }> = { param: 'id', sql: 'select 2', columns: ['name'] };
+const along: ReadAlong<{ name: string }> = { param: 'id', read: () => sql`select 1 as name`, columns: ['name'] };
+const other: ReadAlong<{ name: string }> = { param: 'id', read: () => sql`select 2 as name`, columns: ['name'] };
 const request = (fields: Partial<FastifyRequest>) => fields as FastifyRequest;
 
 describe('readAlongKey', () => {

@@ -1,9 +1,9 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import type { Principal } from '../auth/principal.js';
-import type { Database, ReviewRow } from '../db/schema.js';
-import { validationError } from '../shared/errors.js';
-import { visibleTo } from './review-access.js';
-import type { ListReviewsQuery } from './review-schemas.js';
+import type { Principal } from '../../auth/principal.js';
+import type { Database, ReviewRow } from '../../db/schema.js';
+import { validationError } from '../../shared/errors.js';
+import type { ListReviewsQuery } from '../review-schemas.js';
+import { visibleTo } from './visible-to.js';
 
 export interface ReviewPage {
   reviews: ReviewRow[];
