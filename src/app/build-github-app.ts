@@ -2,11 +2,11 @@ import type { Octokit } from '@octokit/rest';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
+import type { Clock } from '../common/clock.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import type { GitHubAppCredentials } from '../github/app-auth.js';
 import { ReviewService } from '../reviews/review-service.js';
-import type { Clock } from '../shared/clock.js';
 import { createRedlineProbot } from './create-probot.js';
 import { redlineApp } from './redline-app.js';
 

@@ -2,12 +2,12 @@ import type { Octokit } from '@octokit/rest';
 import type { Kysely } from 'kysely';
 import type { ApplicationFunction } from 'probot';
 import { ensureGitHubOrganization } from '../auth/accounts.js';
+import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/schema.js';
 import { readRepositoryConfig } from '../github/read-repository-config.js';
 import { REPOSITORY_CONFIG_PATH } from '../github/repository-config.js';
 import { recordEvent } from '../reviews/review-events.js';
 import type { ReviewService } from '../reviews/review-service.js';
-import type { Clock } from '../shared/clock.js';
 import { type PullRequestEventInfo, reviewPullRequest } from './review-pull-request.js';
 
 export interface RedlineAppDeps {

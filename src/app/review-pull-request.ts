@@ -1,10 +1,10 @@
 import type { Octokit } from '@octokit/rest';
+import type { Clock } from '../common/clock.js';
+import { AppError } from '../common/errors.js';
 import { completeCheckRun, startCheckRun } from '../github/check-run.js';
 import { readRepositoryConfig } from '../github/read-repository-config.js';
 import { reviewSkipReason } from '../github/review-skip-reason.js';
 import type { ReviewService } from '../reviews/review-service.js';
-import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
 
 /** What the app needs to know of a pull request, from a `pull_request` or `issue_comment` event. */
 export interface PullRequestEventInfo {

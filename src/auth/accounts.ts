@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
+import { newId } from '../common/ids.js';
 import type { Database, Plan, UserRow } from '../db/schema.js';
 import type { GitHubAccount, GitHubMembership } from '../github/github-account.js';
-import { newId } from '../shared/ids.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

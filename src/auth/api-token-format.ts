@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { crc32 } from 'node:zlib';
+import { isBase62, randomBase62, toBase62 } from '../common/base62.js';
 import type { Mode } from '../db/schema.js';
-import { isBase62, randomBase62, toBase62 } from '../shared/base62.js';
 
 /**
  * `svc_live_` / `svc_test_`, 32 random base62 characters, then the CRC32 of those characters in

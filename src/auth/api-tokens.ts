@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { newId } from '../common/ids.js';
 import type { ApiTokenRow, Database, Mode } from '../db/schema.js';
-import { newId } from '../shared/ids.js';
 import { generateApiToken, hashSecret } from './api-token-format.js';
 import type { Scope } from './scopes.js';
 

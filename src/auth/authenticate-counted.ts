@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { batchCalls } from '../common/batch-calls.js';
 import {
   type BatchColumn,
   type BatchRow,
@@ -11,7 +12,6 @@ import { statementWaitLimit } from '../db/database-unavailable.js';
 import type { Database } from '../db/schema.js';
 import { REQUEST_COUNT_PART } from '../limits/request-count-part.js';
 import { type RateVerdict, rateVerdict, rateWindowStart } from '../limits/request-rate.js';
-import { batchCalls } from '../shared/batch-calls.js';
 import {
   type AuthenticateDeps,
   authenticateWith,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../common/clock.js';
+import { type AppError, badRequest, invalidApiKey, unauthorized } from '../common/errors.js';
 import type { Database, Mode, Plan, UserRow } from '../db/schema.js';
-import type { Clock } from '../shared/clock.js';
-import { type AppError, badRequest, invalidApiKey, unauthorized } from '../shared/errors.js';
 import { findUserById } from './accounts.js';
 import { checkApiToken, hashSecret, looksLikeApiToken } from './api-token-format.js';
 import { findTokenWithUser, touchApiToken } from './api-tokens.js';

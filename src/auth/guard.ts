@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, forbidden } from '../common/errors.js';
 import { rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
-import { AppError, forbidden } from '../shared/errors.js';
 import { type AuthenticateDeps, authenticate, type CredentialLookups, type Surface } from './authenticate.js';
 import { authenticateCounted, countingLookups } from './authenticate-counted.js';
 import type { Principal } from './principal.js';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../common/clock.js';
+import { AppError } from '../common/errors.js';
+import type { SecretBox } from '../common/secret-box.js';
 import type { Database, JobRow, UserRow } from '../db/schema.js';
 import { readSignedInUser } from '../github/read-signed-in-user.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
-import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
-import type { SecretBox } from '../shared/secret-box.js';
 import { syncMemberships } from './accounts.js';
 
 /** Decisions §1: GitHub memberships are read at sign-in and refreshed at most hourly. */

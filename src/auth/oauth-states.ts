@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { randomBase62 } from '../common/base62.js';
+import type { SecretBox } from '../common/secret-box.js';
 import type { Database } from '../db/schema.js';
-import { randomBase62 } from '../shared/base62.js';
-import type { SecretBox } from '../shared/secret-box.js';
 import { hashSecret } from './api-token-format.js';
 
 export const STATE_LIFETIME_MS = 10 * 60 * 1000;

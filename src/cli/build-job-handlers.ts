@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Probot } from 'probot';
 import { makeGitHubEventHandler } from '../app/github-event-job.js';
 import { makeMembershipRefresher } from '../auth/membership-refresh.js';
+import type { Clock } from '../common/clock.js';
+import type { SecretBox } from '../common/secret-box.js';
 import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import type { JobHandler, JobLogger } from '../jobs/job-runner.js';
@@ -9,8 +11,6 @@ import { QUEUES, type QueueName } from '../jobs/queues.js';
 import type { GitHubReader } from '../reviews/github-reader.js';
 import { makeReviewProcessor } from '../reviews/review-processor.js';
 import { makeReviewPublisher } from '../reviews/review-publisher.js';
-import type { Clock } from '../shared/clock.js';
-import type { SecretBox } from '../shared/secret-box.js';
 import { makeDeliveryHandler } from '../webhooks/deliver-webhook.js';
 import { type SendOptions, sendWebhook } from '../webhooks/send-webhook.js';
 

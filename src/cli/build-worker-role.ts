@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Probot } from 'probot';
+import { systemClock } from '../common/clock.js';
+import { SecretBox } from '../common/secret-box.js';
 import type { Config } from '../config/config.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import type { DatabaseHandle } from '../db/database.js';
@@ -15,8 +17,6 @@ import { pruneIdempotencyKeys } from '../limits/idempotency.js';
 import { pruneRateWindows } from '../limits/request-rate.js';
 import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
 import { failOverdueReviews } from '../reviews/review-processor.js';
-import { systemClock } from '../shared/clock.js';
-import { SecretBox } from '../shared/secret-box.js';
 import { buildWebhookLoops } from '../webhooks/build-webhook-loops.js';
 import { buildJobHandlers } from './build-job-handlers.js';
 

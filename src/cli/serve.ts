@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { buildGitHubApp } from '../app/build-github-app.js';
 import { countUsers } from '../auth/accounts.js';
+import { systemClock } from '../common/clock.js';
+import { SecretBox } from '../common/secret-box.js';
 import { readGitHubAppCredentials } from '../config/github-app-key.js';
 import { githubAppAuthOrNull } from '../github/app-auth.js';
 import { buildApp } from '../http/build-app.js';
 import type { BackgroundLoop } from '../jobs/background-loop.js';
 import { makeGitHubReader } from '../reviews/github-reader.js';
-import { systemClock } from '../shared/clock.js';
-import { SecretBox } from '../shared/secret-box.js';
 import { buildWorkerRole } from './build-worker-role.js';
 import { resolveSecrets } from './embedded-secrets.js';
 import { openRuntime, type Runtime } from './runtime.js';

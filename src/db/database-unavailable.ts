@@ -1,4 +1,4 @@
-import type { BatchOptions } from '../shared/batch-calls.js';
+import type { BatchOptions } from '../common/batch-calls.js';
 
 /**
  * SQLSTATEs of a server that is away rather than of a query that is wrong: class 08 (connection

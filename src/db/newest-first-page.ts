@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import { sql } from 'kysely';
-import { validationError } from '../shared/errors.js';
+import { validationError } from '../common/errors.js';
 import type { Database } from './schema.js';
 
 /** Tables listed newest first with an `after` cursor (keyset on created_at, id). */

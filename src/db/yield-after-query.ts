@@ -5,7 +5,7 @@ import type {
   QueryResult,
   UnknownRow,
 } from 'kysely';
-import { EVENT_LOOP_TURN_BUDGET_MS, turnBudget } from '../shared/turn-budget.js';
+import { EVENT_LOOP_TURN_BUDGET_MS, turnBudget } from '../common/turn-budget.js';
 
 /**
  * A Kysely plugin for the embedded database only: after each statement, a turnBudget pause, so

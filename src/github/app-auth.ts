@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
-import type { Clock } from '../shared/clock.js';
-import { AppError, upstreamError } from '../shared/errors.js';
+import type { Clock } from '../common/clock.js';
+import { AppError, upstreamError } from '../common/errors.js';
 import { createOctokit, httpStatusOf } from './octokit.js';
 
 /**

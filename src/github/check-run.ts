@@ -1,6 +1,6 @@
 import type { Octokit } from '@octokit/rest';
+import { AppError, upstreamError } from '../common/errors.js';
 import type { Severity } from '../engine/severity.js';
-import { AppError, upstreamError } from '../shared/errors.js';
 import { countsSentence } from './counts-sentence.js';
 import { httpStatusOf } from './octokit.js';
 import type { ReviewEvent, ReviewFinding, ReviewPlan } from './plan-review.js';

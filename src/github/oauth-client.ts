@@ -1,4 +1,4 @@
-import { AppError, unauthorized, upstreamError } from '../shared/errors.js';
+import { AppError, unauthorized, upstreamError } from '../common/errors.js';
 
 export interface OAuthExchange {
   serverUrl: string;

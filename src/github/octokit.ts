@@ -3,7 +3,7 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
-import { upstreamError } from '../shared/errors.js';
+import { upstreamError } from '../common/errors.js';
 
 /** A hung GitHub must not hang a sign-in or a review: each call gets this long. */
 export const GITHUB_REQUEST_TIMEOUT_MS = 10_000;

@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest';
-import { AppError, upstreamError } from '../shared/errors.js';
+import { AppError, upstreamError } from '../common/errors.js';
 import { FINGERPRINT_PATTERN } from './fingerprint-marker.js';
 import { httpStatusOf } from './octokit.js';
 import type { PullRequestRef } from './pull-requests.js';

@@ -1,6 +1,6 @@
 import type { Octokit } from '@octokit/rest';
+import { type AppError, notFound, upstreamError } from '../common/errors.js';
 import type { ChangedFile } from '../engine/types.js';
-import { type AppError, notFound, upstreamError } from '../shared/errors.js';
 import { httpStatusOf } from './octokit.js';
 
 export interface PullRequestRef {

@@ -1,5 +1,5 @@
 import type { Octokit } from '@octokit/rest';
-import { AppError } from '../shared/errors.js';
+import { AppError } from '../common/errors.js';
 import { httpStatusOf } from './octokit.js';
 import {
   defaultRepositoryConfig,

@@ -1,4 +1,4 @@
-import { unauthorized, upstreamError } from '../shared/errors.js';
+import { unauthorized, upstreamError } from '../common/errors.js';
 import type { GitHubAccount, GitHubMembership } from './github-account.js';
 import { createOctokit, httpStatusOf } from './octokit.js';
 

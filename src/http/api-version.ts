@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest } from '../shared/errors.js';
+import { badRequest } from '../common/errors.js';
 
 /** Decisions §3: supported `X-Svc-Version` dates, oldest first; the last is used when none is sent. */
 export const SUPPORTED_VERSIONS = ['2026-11-01'] as const;

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
+import type { Clock } from '../common/clock.js';
+import { AppError } from '../common/errors.js';
+import { newId } from '../common/ids.js';
 import { CURRENT_VERSION } from './api-version.js';
 import { errorBody } from './error-handler.js';
 

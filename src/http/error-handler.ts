@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { Clock } from '../common/clock.js';
+import { meta } from '../common/envelope.js';
+import { AppError, badRequest, notFound } from '../common/errors.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
-import type { Clock } from '../shared/clock.js';
-import { meta } from '../shared/envelope.js';
-import { AppError, badRequest, notFound } from '../shared/errors.js';
 
 /** The sign-in and token endpoints answer the reduced error shape of spec 7.1. */
 export function usesReducedErrors(url: string): boolean {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Probot } from 'probot';
+import type { Clock } from '../common/clock.js';
+import { AppError, badRequest } from '../common/errors.js';
 import type { Database } from '../db/schema.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
-import type { Clock } from '../shared/clock.js';
-import { AppError, badRequest } from '../shared/errors.js';
 
 export const GITHUB_WEBHOOK_PATH = '/api/github/webhooks';
 /** GitHub caps a webhook payload at 25 MB. */

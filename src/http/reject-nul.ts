@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError, validationError } from '../shared/errors.js';
+import { AppError, validationError } from '../common/errors.js';
 
 /**
  * PostgreSQL text cannot hold U+0000: a NUL reaching a query fails the statement, which would

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { randomBase62 } from '../common/base62.js';
 import type { Database } from '../db/schema.js';
-import { randomBase62 } from '../shared/base62.js';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { backoffPause } from '../common/backoff-pause.js';
+import type { Clock } from '../common/clock.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, JobRow } from '../db/schema.js';
-import { backoffPause } from '../shared/backoff-pause.js';
-import type { Clock } from '../shared/clock.js';
 import type { BackgroundLoop } from './background-loop.js';
 import { claimJob } from './claim-job.js';
 import { completeJob } from './complete-job.js';

@@ -1,5 +1,5 @@
+import { backoffPause } from '../common/backoff-pause.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
-import { backoffPause } from '../shared/backoff-pause.js';
 import type { BackgroundLoop } from './background-loop.js';
 import type { JobLogger } from './job-runner.js';
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { backoffPause } from '../common/backoff-pause.js';
+import { AppError, validationError } from '../common/errors.js';
 import { isDatabaseUnavailable } from '../db/database-unavailable.js';
 import type { Database, Mode } from '../db/schema.js';
-import { backoffPause } from '../shared/backoff-pause.js';
-import { AppError, validationError } from '../shared/errors.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 

@@ -1,7 +1,7 @@
 import { isIPv6 } from 'node:net';
 import { type Kysely, sql } from 'kysely';
+import { AppError } from '../common/errors.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../shared/errors.js';
 
 /**
  * Unauthenticated sign-in requests are counted per client address in fixed 10-minute windows, in

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import { AppError } from '../common/errors.js';
 import type { Database, Plan } from '../db/schema.js';
-import { AppError } from '../shared/errors.js';
 import { REQUESTS_PER_HOUR } from './plans.js';
 
 const WINDOW_MS = 3_600_000;

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
+import { AppError } from '../common/errors.js';
 import type { Database, Mode, Plan } from '../db/schema.js';
-import { AppError } from '../shared/errors.js';
 import { REVIEW_QUOTA } from './plans.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;

@@ -3,10 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type Guard, principalOf } from '../auth/guard.js';
+import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../common/api-schemas.js';
+import type { Clock } from '../common/clock.js';
+import { envelope, listBody } from '../common/envelope.js';
 import type { Database, TeamRow } from '../db/schema.js';
-import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../shared/api-schemas.js';
-import type { Clock } from '../shared/clock.js';
-import { envelope, listBody } from '../shared/envelope.js';
 import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from './teams.js';
 
 export interface TeamRouteDeps {

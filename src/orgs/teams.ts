@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import { conflict, forbidden, notFound, unprocessable } from '../common/errors.js';
+import { newId } from '../common/ids.js';
 import type { Database, TeamRow } from '../db/schema.js';
-import { conflict, forbidden, notFound, unprocessable } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
 import { findUserOrganization } from './organizations.js';
 
 export interface TeamPage {

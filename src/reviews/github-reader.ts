@@ -1,6 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.js';
+import { upstreamError } from '../common/errors.js';
+import type { SecretBox } from '../common/secret-box.js';
 import type { Database, ReviewRow } from '../db/schema.js';
 import { languageOf } from '../engine/languages.js';
 import type { ChangedFile } from '../engine/types.js';
@@ -8,8 +10,6 @@ import type { GitHubAppAuth } from '../github/app-auth.js';
 import { readFileContents } from '../github/file-contents.js';
 import { createOctokit, type GitHubRetryOptions, httpStatusOf } from '../github/octokit.js';
 import { listPullRequestFiles, type PullRequestMetadata, readPullRequest } from '../github/pull-requests.js';
-import { upstreamError } from '../shared/errors.js';
-import type { SecretBox } from '../shared/secret-box.js';
 import type { PullRequestRef } from './pull-request-url.js';
 
 /** At most this many whole files are fetched per review; the rest are read from their hunks. */

@@ -1,4 +1,4 @@
-import { AppError } from '../shared/errors.js';
+import { AppError } from '../common/errors.js';
 
 export interface PullRequestRef {
   url: string;

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
+import { newId } from '../common/ids.js';
 import type { Database, ReviewCommentRow, ReviewRow } from '../db/schema.js';
 import { verdictOf } from '../engine/verdict.js';
-import { newId } from '../shared/ids.js';
 
 export type ReviewEventType =
   | 'review.created'

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../common/clock.js';
+import { AppError } from '../common/errors.js';
+import { newId } from '../common/ids.js';
 import type { Analysis, Database, JobRow, ReviewRow } from '../db/schema.js';
 import { orderFindings } from '../engine/order-findings.js';
 import { reportScore, reportStats } from '../engine/report/report-input.js';
 import { reviewChange } from '../engine/review-change.js';
 import type { ChangedFile, Finding } from '../engine/types.js';
-import type { Clock } from '../shared/clock.js';
-import { AppError } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
 import { assistWithLlm, type LlmSettings } from './llm-assist.js';
 import { insertReviewComments } from './repository/review-comments.js';
 import { findReview, overdueReviews, updateReviewAttempt } from './repository/review-rows.js';

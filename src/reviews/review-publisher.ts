@@ -1,5 +1,6 @@
 import type { Octokit } from '@octokit/rest';
 import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../common/clock.js';
 import type { Database, JobRow, ReviewRow } from '../db/schema.js';
 import { commentableLines } from '../engine/diff/commentable-lines.js';
 import { type CheckRunOutcome, completeCheckRun } from '../github/check-run.js';
@@ -10,7 +11,6 @@ import { listPullRequestFiles, readPullRequest } from '../github/pull-requests.j
 import { defaultRepositoryConfig } from '../github/repository-config.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
-import type { Clock } from '../shared/clock.js';
 import { reviewCommentsUnordered } from './repository/review-comments.js';
 import { findReview, markReviewPublished } from './repository/review-rows.js';
 import { recordEvents, reviewEventData } from './review-events.js';

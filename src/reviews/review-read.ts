@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Principal } from '../auth/principal.js';
+import { notFound } from '../common/errors.js';
 import type { Database } from '../db/schema.js';
-import { notFound } from '../shared/errors.js';
 import { findVisibleReview } from './repository/find-visible-review.js';
 import type { ReviewForRead } from './repository/review-read-along.js';
 

@@ -4,6 +4,10 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type Guard, principalOf } from '../auth/guard.js';
 import { readAlongFor } from '../auth/read-along.js';
+import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../common/api-schemas.js';
+import type { Clock } from '../common/clock.js';
+import { envelope, listBody } from '../common/envelope.js';
+import { AppError, conflict } from '../common/errors.js';
 import type { Database } from '../db/schema.js';
 import { FINDING_TYPES } from '../engine/finding-types.js';
 import { SEVERITIES } from '../engine/severity.js';
@@ -16,10 +20,6 @@ import {
   parseIdempotencyKey,
   requestHash,
 } from '../limits/idempotency.js';
-import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../shared/api-schemas.js';
-import type { Clock } from '../shared/clock.js';
-import { envelope, listBody } from '../shared/envelope.js';
-import { AppError, conflict } from '../shared/errors.js';
 import { listReviews } from './repository/list-reviews.js';
 import { listReviewComments, reviewCommentKinds } from './repository/review-comments.js';
 import { REVIEW_READ_ALONG } from './repository/review-read-along.js';

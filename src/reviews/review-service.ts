@@ -1,14 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ensureGitHubOrganization } from '../auth/accounts.js';
 import type { Principal } from '../auth/principal.js';
+import type { Clock } from '../common/clock.js';
+import { unprocessable } from '../common/errors.js';
+import { newId } from '../common/ids.js';
 import type { Database, ReviewOptions, ReviewRow } from '../db/schema.js';
 import type { PullRequestMetadata } from '../github/pull-requests.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
 import { assertReviewQuota } from '../limits/review-quota.js';
-import type { Clock } from '../shared/clock.js';
-import { unprocessable } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
 import { type PullRequestRef, parsePullRequestUrl } from './pull-request-url.js';
 import { findVisibleReview } from './repository/find-visible-review.js';
 import { appUserId, isTeamOf, personalOrganization } from './repository/review-owners.js';

@@ -1,5 +1,5 @@
+import { conflict } from '../common/errors.js';
 import type { ReviewStatus } from '../db/schema.js';
-import { conflict } from '../shared/errors.js';
 
 export type ReviewAction = 'start' | 'cancel' | 'retry' | 'complete' | 'fail';
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../common/clock.js';
 import type { Database } from '../db/schema.js';
 import type { BackgroundLoop } from '../jobs/background-loop.js';
 import { type JobHandler, type JobLogger, JobRunner } from '../jobs/job-runner.js';
 import { PeriodicTask } from '../jobs/periodic-task.js';
 import { QUEUES } from '../jobs/queues.js';
-import type { Clock } from '../shared/clock.js';
 import { dispatchEvents } from './dispatch-events.js';
 
 export interface WebhookLoopsOptions {

@@ -1,8 +1,8 @@
 import type { Transaction } from 'kysely';
+import { newId } from '../common/ids.js';
 import type { Database, WebhookDeliveryRow } from '../db/schema.js';
 import { enqueueJobs } from '../jobs/enqueue-job.js';
 import { QUEUES } from '../jobs/queues.js';
-import { newId } from '../shared/ids.js';
 
 /**
  * Job attempts are not delivery attempts: the handler counts those itself. These only cover a

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../common/clock.js';
+import type { SecretBox } from '../common/secret-box.js';
 import type { Database, DeliveryStatus, JobRow } from '../db/schema.js';
 import { enqueueJob } from '../jobs/enqueue-job.js';
-import type { Clock } from '../shared/clock.js';
-import type { SecretBox } from '../shared/secret-box.js';
 import { deliveryJob } from './create-deliveries.js';
 import { PING_EVENT } from './event-names.js';
 import { delayAfterFailure, isDeliverySuccess } from './retry-schedule.js';

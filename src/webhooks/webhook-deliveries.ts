@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
+import { conflict, notFound } from '../common/errors.js';
+import { newId } from '../common/ids.js';
 import { newestFirstPage } from '../db/newest-first-page.js';
 import type { Database, WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.js';
-import { conflict, notFound } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
 import { createDeliveries, eventBody } from './create-deliveries.js';
 import { PING_EVENT } from './event-names.js';
 

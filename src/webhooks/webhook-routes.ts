@@ -4,11 +4,11 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type Guard, principalOf } from '../auth/guard.js';
 import type { Principal } from '../auth/principal.js';
+import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../common/api-schemas.js';
+import type { Clock } from '../common/clock.js';
+import { envelope, listBody } from '../common/envelope.js';
+import type { SecretBox } from '../common/secret-box.js';
 import type { Database } from '../db/schema.js';
-import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../shared/api-schemas.js';
-import type { Clock } from '../shared/clock.js';
-import { envelope, listBody } from '../shared/envelope.js';
-import type { SecretBox } from '../shared/secret-box.js';
 import { listDeliveries, redeliver, sendPing } from './webhook-deliveries.js';
 import {
   createWebhookBody,

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { validationError } from '../shared/errors.js';
+import { validationError } from '../common/errors.js';
 import { forbiddenAddressReason } from './address-guard.js';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
+import { conflict, notFound } from '../common/errors.js';
+import { newId } from '../common/ids.js';
+import type { SecretBox } from '../common/secret-box.js';
 import { newestFirstPage } from '../db/newest-first-page.js';
 import type { Database, Mode, WebhookRow } from '../db/schema.js';
-import { conflict, notFound } from '../shared/errors.js';
-import { newId } from '../shared/ids.js';
-import type { SecretBox } from '../shared/secret-box.js';
 
 /** Decisions §17: enough for real integrations, few enough to stay cheap to fan out. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 25;

@@ -1,9 +1,9 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type PullRequestEventInfo, reviewPullRequest } from '../../src/app/review-pull-request.js';
+import { AppError } from '../../src/common/errors.js';
 import { createOctokit } from '../../src/github/octokit.js';
 import type { ReviewService } from '../../src/reviews/review-service.js';
-import { AppError } from '../../src/shared/errors.js';
 import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
 import { testClock } from '../helpers/test-clock.js';
 

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { Clock } from '../../src/shared/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 
 /**
  * Exact error bodies of spec 7.1, shared by the credential tests. The expected `type` of each code

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countUsers } from '../../src/auth/accounts.js';
-import { SecretBox } from '../../src/shared/secret-box.js';
+import { SecretBox } from '../../src/common/secret-box.js';
 import { closedPortUrl, type FakeEndpoint, type FakeFailure, FakeGitHub, type FakeUser } from '../fakes/fake-github.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 

@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import type { Probot } from 'probot';
 import { describe, expect, it } from 'vitest';
 import { buildJobHandlers, type JobHandlerDeps } from '../../src/cli/build-job-handlers.js';
+import { SecretBox } from '../../src/common/secret-box.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Database } from '../../src/db/schema.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import type { GitHubReader } from '../../src/reviews/github-reader.js';
-import { SecretBox } from '../../src/shared/secret-box.js';
 import { testClock } from '../helpers/test-clock.js';
 
 // Building the map touches nothing: each handler only closes over its dependencies.

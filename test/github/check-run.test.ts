@@ -1,12 +1,12 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/common/errors.js';
 import type { Finding } from '../../src/engine/types.js';
 import { completeCheckRun, MAX_ANNOTATIONS, startCheckRun } from '../../src/github/check-run.js';
 import { createOctokit } from '../../src/github/octokit.js';
 import { planReview } from '../../src/github/plan-review.js';
 import { readRepositoryConfig } from '../../src/github/read-repository-config.js';
 import { defaultRepositoryConfig } from '../../src/github/repository-config.js';
-import { AppError } from '../../src/shared/errors.js';
 import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
 import { COMMENTABLE, finding, SQL_INJECTION } from './review-fixtures.js';
 

@@ -1,8 +1,8 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/common/errors.js';
 import { createOctokit, GITHUB_RETRY_DEFAULTS, type GitHubRetryOptions } from '../../src/github/octokit.js';
 import { readPullRequest } from '../../src/github/pull-requests.js';
-import { AppError } from '../../src/shared/errors.js';
 
 /**
  * Every Octokit we make honours GitHub's rate limits and retries transient failures (issue 4:

@@ -1,5 +1,6 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '../../src/common/errors.js';
 import type { commentableLines } from '../../src/engine/diff/commentable-lines.js';
 import { reviewChange } from '../../src/engine/review-change.js';
 import type { Finding } from '../../src/engine/types.js';
@@ -9,7 +10,6 @@ import { planReview } from '../../src/github/plan-review.js';
 import { listPostedFingerprints } from '../../src/github/posted-fingerprints.js';
 import { publishReview } from '../../src/github/publish-review.js';
 import { defaultRepositoryConfig, type RepositoryConfig } from '../../src/github/repository-config.js';
-import { AppError } from '../../src/shared/errors.js';
 import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
 import { COMMENTABLE, FILES, finding, SQL_COMMENT_BODY, SQL_INJECTION } from './review-fixtures.js';
 

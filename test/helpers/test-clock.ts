@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/shared/clock.js';
+import type { Clock } from '../../src/common/clock.js';
 
 export interface TestClock extends Clock {
   set(date: Date | string): void;

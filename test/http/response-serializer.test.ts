@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { dataEnvelope, errorSchema } from '../../src/common/api-schemas.js';
 import { responseSerializerCompiler } from '../../src/http/response-serializer.js';
 import { reviewSchema } from '../../src/reviews/review-schemas.js';
-import { dataEnvelope, errorSchema } from '../../src/shared/api-schemas.js';
 
 const compile = (schema: unknown) =>
   responseSerializerCompiler({ schema, method: 'GET', url: '/v1/reviews/:id', httpStatus: '200' }) as (

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { backoffPause, MAX_ERROR_PAUSE_MS } from '../../src/common/backoff-pause.js';
 import { PeriodicTask } from '../../src/jobs/periodic-task.js';
-import { backoffPause, MAX_ERROR_PAUSE_MS } from '../../src/shared/backoff-pause.js';
 
 /**
  * Workers outlive a database that is away (issue 8) and ask less often the longer it lasts, so a

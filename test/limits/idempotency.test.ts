@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalUser } from '../../src/auth/accounts.js';
+import { AppError } from '../../src/common/errors.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import type { Mode } from '../../src/db/schema.js';
 import {
@@ -14,7 +15,6 @@ import {
   pruneIdempotencyKeys,
   requestHash,
 } from '../../src/limits/idempotency.js';
-import { AppError } from '../../src/shared/errors.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalUser, setPlan } from '../../src/auth/accounts.js';
+import { AppError } from '../../src/common/errors.js';
+import { newId } from '../../src/common/ids.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import type { Mode, Plan } from '../../src/db/schema.js';
 import { assertReviewQuota, organizationPlan } from '../../src/limits/review-quota.js';
-import { AppError } from '../../src/shared/errors.js';
-import { newId } from '../../src/shared/ids.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 

@@ -3,13 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '../../src/auth/api-token-format.js';
 import { countingLookups } from '../../src/auth/authenticate-counted.js';
 import type { Scope } from '../../src/auth/scopes.js';
+import { newId } from '../../src/common/ids.js';
 import type { Mode } from '../../src/db/schema.js';
 import { findVisibleReview } from '../../src/reviews/repository/find-visible-review.js';
 import { REVIEW_READ_ALONG, type ReviewForRead } from '../../src/reviews/repository/review-read-along.js';
 import { PRESENTED_REVIEW_COLUMNS } from '../../src/reviews/review-presenter.js';
 import { findReviewForRead } from '../../src/reviews/review-read.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
-import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Decisions §1 (authorization: creator or organization member, else 404) and §2 (scopes, modes). */

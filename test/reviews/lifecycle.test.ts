@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/common/ids.js';
 import type { ReviewStatus } from '../../src/db/schema.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { failOverdueReviews, failReview, makeReviewProcessor } from '../../src/reviews/review-processor.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
-import { newId } from '../../src/shared/ids.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** Spec 3.1 completed by decisions §4 (states), §5 (events): the review lifecycle with test keys. */

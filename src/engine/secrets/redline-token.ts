@@ -1,10 +1,10 @@
 import { crc32 } from 'node:zlib';
-import { isBase62, toBase62 } from '../../shared/base62.js';
+import { isBase62, toBase62 } from '../../common/base62.js';
 
 /**
  * Redline's own API tokens: `svc_live_`/`svc_test_`, 32+ random base62 characters, then the CRC32
  * of those characters in 6 base62 characters. Same format as src/auth/api-token-format.ts,
- * re-derived here because the engine imports nothing outside shared/. The checksum lets us report
+ * re-derived here because the engine imports nothing outside common/. The checksum lets us report
  * only real tokens, never a made-up string that happens to share the prefix.
  */
 const CHECKSUM_LENGTH = 6;

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Principal } from '../../auth/principal.js';
+import { notFound } from '../../common/errors.js';
 import type { Database, ReviewRow } from '../../db/schema.js';
-import { notFound } from '../../shared/errors.js';
 import { visibleTo } from './visible-to.js';
 
 /** The review, locked for update when in a transaction; 404 when the principal cannot see it. */

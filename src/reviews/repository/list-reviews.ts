@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Principal } from '../../auth/principal.js';
+import { validationError } from '../../common/errors.js';
 import type { Database, ReviewRow } from '../../db/schema.js';
-import { validationError } from '../../shared/errors.js';
 import type { ListReviewsQuery } from '../review-schemas.js';
 import { visibleTo } from './visible-to.js';
 

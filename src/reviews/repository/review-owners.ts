@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
+import { AppError } from '../../common/errors.js';
+import { newId } from '../../common/ids.js';
 import type { Database } from '../../db/schema.js';
-import { AppError } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
 
 /** App reviews are made in the name of this local user (no person asked for them). */
 export const APP_USERNAME = 'redline[bot]';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { batchCalls } from '../../src/shared/batch-calls.js';
+import { batchCalls } from '../../src/common/batch-calls.js';
 
 const tick = () => new Promise((r) => setImmediate(r));
 

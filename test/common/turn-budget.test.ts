@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { turnBudget } from '../../src/shared/turn-budget.js';
+import { turnBudget } from '../../src/common/turn-budget.js';
 
 /** Whether a callback queued with setImmediate before `work` ran before `work` ended. */
 async function turnCameDuring(work: () => Promise<void>): Promise<boolean> {
