@@ -103,8 +103,9 @@ describe('sendWebhook', () => {
       { ...trusted, timeoutMs: 300 },
     );
     expect(expectError(outcome)).toBe('timed out after 300 ms');
+    // The message names the 300 ms timer (not the 10 s default) as the one that fired; no upper
+    // bound on the latency, which load can stretch.
     expect(outcome.latencyMs).toBeGreaterThanOrEqual(290);
-    expect(outcome.latencyMs).toBeLessThan(2_000);
     expect(receiver.requests).toHaveLength(1);
   });
 
