@@ -153,6 +153,31 @@ function embedded6(text: string, extract: (address: bigint) => bigint): Rule {
   return { kind: 'embedded', ...cidr6(text), extract };
 }
 
+const LOOPBACK4 = { base: parseIPv4('127.0.0.0'), bits: 8 };
+const MAPPED4 = cidr6('::ffff:0:0/96');
+
+/**
+ * Whether `ip` is on this host's loopback: 127.0.0.0/8, ::1, or an IPv4-mapped 127.x (a dual-stack
+ * socket sends those to the IPv4 loopback). Deliberately narrower than "judged loopback" above:
+ * NAT64, 6to4 and IPv4-compatible spellings of 127.x leave the host through a gateway, so plain
+ * http to them would cross a network.
+ */
+export function isLoopbackAddress(ip: string): boolean {
+  const family = isIP(ip);
+  if (family === 4) return matches(parseIPv4(ip), 32, LOOPBACK4.base, LOOPBACK4.bits);
+  if (family !== 6) return false;
+  const address = parseIPv6(ip.replace(/%.*$/, ''));
+  if (address === 1n) return true;
+  return (
+    matches(address, 128, MAPPED4.base, MAPPED4.bits) && matches(address & LOW_32, 32, LOOPBACK4.base, LOOPBACK4.bits)
+  );
+}
+
+/** What a refusal message says about lifting it: the setting that would, or that none does. */
+export const ALLOW_PRIVATE_LIFTS = 'WEBHOOK_ALLOW_PRIVATE=true admits it';
+export const HTTP_BEYOND_LOOPBACK =
+  'plain http is admitted only for loopback receivers (127.0.0.0/8, ::1, localhost); no setting lifts this, use https';
+
 /** The error a refused connection fails with; `code` lets callers tell it from network errors. */
 export class ForbiddenAddressError extends Error {
   readonly code = 'ERR_WEBHOOK_ADDRESS';
@@ -162,8 +187,18 @@ export class ForbiddenAddressError extends Error {
   ) {
     // 'link-local (cloud metadata)' reads better as '(link-local address, cloud metadata)'.
     const note = /^(.*) \((.*)\)$/.exec(reason);
-    super(`refusing to connect to ${address} (${note ? `${note[1]} address, ${note[2]}` : `${reason} address`})`);
+    const what = note ? `${note[1]} address, ${note[2]}` : `${reason} address`;
+    super(`refusing to connect to ${address} (${what}; ${ALLOW_PRIVATE_LIFTS})`);
     this.name = 'ForbiddenAddressError';
+  }
+}
+
+/** A plain-http delivery whose address is not loopback; same `code` as ForbiddenAddressError. */
+export class PlainHttpAddressError extends Error {
+  readonly code = 'ERR_WEBHOOK_ADDRESS';
+  constructor(readonly address: string) {
+    super(`refusing plain http to ${address} (not a loopback address): ${HTTP_BEYOND_LOOPBACK}`);
+    this.name = 'PlainHttpAddressError';
   }
 }
 
@@ -172,7 +207,7 @@ export class ForbiddenAddressError extends Error {
  * connection when any resolved address is forbidden. Checking at connection time (not when the
  * URL is saved) is what defeats DNS rebinding: the address checked is the address connected to.
  * One forbidden address refuses the whole name, because with happy eyeballs Node may try any of
- * them.
+ * them. With `loopbackOnly` (plain http) every address must be loopback, for the same reason.
  *
  * Node calls this in two shapes: `{ all: true }` expecting `(err, [{ address, family }])` (Node
  * 20's `net` does so whenever it auto-selects the family, the default), or without `all`
@@ -180,7 +215,12 @@ export class ForbiddenAddressError extends Error {
  * asked for, so a fake resolver that ignores `all` still works, and an empty answer becomes an
  * ENOTFOUND error (Node 20's `net` throws a TypeError on an empty array).
  */
-export function guardedLookup(options: { allowPrivate: boolean; lookup?: typeof dns.lookup }): LookupFunction {
+export function guardedLookup(options: {
+  allowPrivate: boolean;
+  /** Plain http: every resolved address must be loopback, whatever `allowPrivate` says. */
+  loopbackOnly?: boolean;
+  lookup?: typeof dns.lookup;
+}): LookupFunction {
   const resolve = options.lookup ?? dns.lookup;
   return (hostname, lookupOptions, callback) => {
     resolve(hostname, lookupOptions, (error, answer) => {
@@ -197,7 +237,13 @@ export function guardedLookup(options: { allowPrivate: boolean; lookup?: typeof 
         callback(notFound(hostname), lookupOptions.all ? [] : '');
         return;
       }
-      if (!options.allowPrivate) {
+      if (options.loopbackOnly) {
+        const outside = addresses.find(({ address }) => !isLoopbackAddress(address));
+        if (outside !== undefined) {
+          callback(new PlainHttpAddressError(outside.address), lookupOptions.all ? [] : '');
+          return;
+        }
+      } else if (!options.allowPrivate) {
         for (const { address } of addresses) {
           const reason = forbiddenAddressReason(address);
           if (reason !== undefined) {

@@ -1,10 +1,17 @@
 import type dns from 'node:dns';
+import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import tls from 'node:tls';
 import { urlToHttpOptions } from 'node:url';
-import { ForbiddenAddressError, forbiddenAddressReason, guardedLookup } from './address-guard.js';
+import {
+  ForbiddenAddressError,
+  forbiddenAddressReason,
+  guardedLookup,
+  isLoopbackAddress,
+  PlainHttpAddressError,
+} from './address-guard.js';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 65_536;
@@ -20,7 +27,10 @@ export type WebhookOutcome =
   | { kind: 'error'; error: string; latencyMs: number };
 
 export interface SendOptions {
-  /** Let deliveries reach loopback/private/link-local addresses (local development, tests). */
+  /**
+   * Let deliveries reach loopback/private/link-local addresses (local development, tests), and
+   * use plain http to loopback receivers (and only to them: checked on the resolved address).
+   */
   allowPrivate: boolean;
   /** The whole attempt: lookup, connect, TLS, request and reading the response. */
   timeoutMs?: number;
@@ -50,14 +60,21 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
   } catch {
     return fail('invalid URL');
   }
-  if (url.protocol !== 'https:') return fail(`only https URLs are allowed (got ${url.protocol})`);
+  const plain = url.protocol === 'http:';
+  if (!plain && url.protocol !== 'https:') {
+    return fail(`only https URLs are allowed (got ${url.protocol}; no setting admits it)`);
+  }
+  if (plain && !options.allowPrivate) {
+    return fail('only https URLs are allowed (got http:; WEBHOOK_ALLOW_PRIVATE=true admits it for loopback receivers)');
+  }
 
   // Node skips `lookup` for IP-literal hosts, so the guard would never see them: check here. The
   // URL parser has already normalised odd IPv4 spellings ('2130706433', '0x7f.1') to dotted quads.
   const httpOptions = urlToHttpOptions(url);
   const host = httpOptions.hostname ?? '';
-  if (isIP(host) && !options.allowPrivate) {
-    const reason = forbiddenAddressReason(host);
+  if (isIP(host)) {
+    if (plain && !isLoopbackAddress(host)) return fail(new PlainHttpAddressError(host).message);
+    const reason = options.allowPrivate ? undefined : forbiddenAddressReason(host);
     if (reason !== undefined) return fail(new ForbiddenAddressError(host, reason).message);
   }
 
@@ -78,15 +95,17 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
       resolve(outcome);
     };
 
-    const req = https.request({
+    const common = {
       ...httpOptions,
       method: 'POST',
       headers,
       // A fresh agent per request: no pooled socket skips the lookup (and so the guard).
       agent: false,
-      lookup: guardedLookup({ allowPrivate: options.allowPrivate, lookup: options.lookup }),
-      ...(options.ca === undefined ? {} : { secureContext: trustingAlso(options.ca) }),
-    });
+      lookup: guardedLookup({ allowPrivate: options.allowPrivate, loopbackOnly: plain, lookup: options.lookup }),
+    } as const;
+    const req = plain
+      ? http.request(common)
+      : https.request({ ...common, ...(options.ca === undefined ? {} : { secureContext: trustingAlso(options.ca) }) });
 
     const timer = setTimeout(() => {
       settle(fail(`timed out after ${timeoutMs} ms`));

@@ -20,7 +20,7 @@ beforeAll(async () => {
   redline = await RedlineProcess.start();
   proxy = await RecordingProxy.start(redline.baseUrl);
   apiUrl = `${proxy.baseUrl}/v1`;
-}, 90_000);
+});
 afterAll(async () => {
   await proxy?.close();
   await redline?.stop();

@@ -24,7 +24,7 @@ describe('dist/index.js', () => {
     await promisify(execFile)(process.execPath, ['scripts/build-action.mjs', '--outfile', fresh], { cwd: ROOT });
     const [rebuilt, committed] = await Promise.all([readFile(fresh), readFile(path.join(ROOT, 'dist/index.js'))]);
     expect(rebuilt.equals(committed), 'dist/index.js is stale: run `npm run build:action` and commit dist/').toBe(true);
-  }, 60_000);
+  });
 
   it('is an ES module with the createRequire banner (its @actions/* dependencies call require)', async () => {
     const head = (await readFile(path.join(ROOT, 'dist/index.js'), 'utf8')).split('\n').slice(0, 3);

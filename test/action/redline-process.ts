@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { HANG_MS } from '../helpers/until.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -48,7 +49,7 @@ export class RedlineProcess {
     return server;
   }
 
-  private async waitUntilReady(timeoutMs = 60_000) {
+  private async waitUntilReady(timeoutMs = HANG_MS) {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (this.child.exitCode !== null) throw new Error(`redline serve exited:\n${this.output()}`);

@@ -11,6 +11,7 @@ import { checkApiToken, hashSecret } from '../../src/auth/api-token-format.js';
 import { COMMAND_USAGE, commandOf } from '../../src/cli/help.js';
 import { main, USAGE } from '../../src/cli/main.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
+import { HANG_MS } from '../helpers/until.js';
 
 // Decisions §9, the command line, run in-process through main(argv, env, io) on a database of its
 // own (a temp DATA_DIR, or a new database on the PostgreSQL server in that run); `serve` and the
@@ -311,7 +312,7 @@ describe('bin/redline.js', () => {
     expect(stderr).toBe('');
     // The lock went with it.
     await expect(stat(path.join(dataDir, 'redline.pid'))).rejects.toMatchObject({ code: 'ENOENT' });
-  }, 60_000);
+  });
 });
 
 async function freePort(): Promise<number> {
@@ -322,7 +323,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitFor(check: () => Promise<boolean>, context: () => string, timeoutMs = 30_000) {
+async function waitFor(check: () => Promise<boolean>, context: () => string, timeoutMs = HANG_MS) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;

@@ -41,5 +41,5 @@ describe('limitHeapGrowth (redline serve)', () => {
     const limited = await peakHeap('limited');
     expect(unlimited).toBeGreaterThan(0);
     expect(limited).toBeLessThan(unlimited * 0.75);
-  }, 60_000);
+  });
 });

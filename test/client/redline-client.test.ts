@@ -340,13 +340,12 @@ describe('over real sockets', () => {
   it('times out each attempt, retries a GET, then reports the timeout', async () => {
     seen.length = 0;
     const { c, sleeps } = client({ baseUrl: base, timeoutMs: 150, maxRetries: 1 });
-    const started = Date.now();
     const error = await failure(c.getReview('rev_1'));
     expect(error).toMatchObject({ code: 'timeout', status: undefined });
     expect(error.message).toBe('No answer to GET /reviews/rev_1 within 150 ms');
     expect(seen).toEqual(['GET /v1/reviews/rev_1', 'GET /v1/reviews/rev_1']);
+    // The pause between attempts went to the injected sleep, not to a real timer.
     expect(sleeps).toEqual([1000]);
-    expect(Date.now() - started).toBeLessThan(5000);
   });
 
   it('does not retry a timed-out POST without a key', async () => {

@@ -174,7 +174,7 @@ describeOnPostgres('PostgreSQL stopped and started under load', () => {
     } finally {
       await database.close();
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const child of processes) await child.stop('SIGKILL');
@@ -228,7 +228,7 @@ describeOnPostgres('PostgreSQL stopped and started under load', () => {
     expect(hook.status).toBe(201);
     for (let i = 0; i < 5; i++) expect(remember(await createReview()).status).toBe(201);
     // The worker is up (it migrated and runs jobs) before the database goes away.
-    await until('the first deliveries', () => receiver?.requests.length === 5, 60_000);
+    await until('the first deliveries', () => receiver?.requests.length === 5);
 
     // Two clients keep reading and creating throughout; every answer is kept.
     const answers: Answer[] = [];
@@ -287,11 +287,7 @@ describeOnPostgres('PostgreSQL stopped and started under load', () => {
       await until('the load to meet the outage', () => answers.some((a) => a.status === 503));
 
       await pgServer.start();
-      await until(
-        'the api to be ready again',
-        async () => (await fetch(`${api.baseUrl}/readyz`)).status === 200,
-        60_000,
-      );
+      await until('the api to be ready again', async () => (await fetch(`${api.baseUrl}/readyz`)).status === 200);
       await until(
         'the load to be served again',
         () => answers.at(-1)?.status === 201 || answers.at(-1)?.status === 200,
@@ -316,16 +312,12 @@ describeOnPostgres('PostgreSQL stopped and started under load', () => {
     const database = await openDatabase({ url: pgServer.url, poolSize: 2 });
     try {
       const reviews = await reviewsAndCompletions(database);
-      await until(
-        'every review to complete and its completion to be delivered',
-        async () => {
-          const now = await reviewsAndCompletions(database);
-          reviews.splice(0, reviews.length, ...now);
-          const delivered = new Set(receiver?.requests.map((r) => JSON.parse(r.body).data.review_id));
-          return now.every((r) => r.status === 'completed' && delivered.has(r.id));
-        },
-        90_000,
-      );
+      await until('every review to complete and its completion to be delivered', async () => {
+        const now = await reviewsAndCompletions(database);
+        reviews.splice(0, reviews.length, ...now);
+        const delivered = new Set(receiver?.requests.map((r) => JSON.parse(r.body).data.review_id));
+        return now.every((r) => r.status === 'completed' && delivered.has(r.id));
+      });
       const ids = reviews.map((r) => r.id);
       for (const id of created) expect(ids).toContain(id);
       for (const review of reviews) expect(review.completions, review.id).toBe(1);
@@ -353,7 +345,7 @@ describeOnPostgres('PostgreSQL stopped and started under load', () => {
     } finally {
       await database.close();
     }
-  }, 240_000);
+  });
 });
 
 /** Both processes still run; if not, the failure shows what the dead one wrote last. */

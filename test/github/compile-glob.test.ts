@@ -44,6 +44,8 @@ describe('compileGlob', () => {
     const started = performance.now();
     expect(matches(`${'a/'.repeat(150)}c`)).toBe(false);
     expect(compileGlob('*a*a*a*a*a*a*b')('a'.repeat(5000))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(2000);
+    // Milliseconds when linear; the backtracking alternative takes minutes even on a quiet
+    // machine, so a bound this far above the first and below the second holds under any load.
+    expect(performance.now() - started).toBeLessThan(60_000);
   });
 });

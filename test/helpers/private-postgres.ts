@@ -99,22 +99,18 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
         if (server === child) server = undefined;
       });
       try {
-        await until(
-          'the private PostgreSQL to accept connections',
-          async () => {
-            if (child.exitCode !== null) throw new Error(`postgres exited: ${log}`);
-            const client = new pg.Client({ connectionString: url });
-            client.on('error', () => {});
-            try {
-              await client.connect();
-              await client.query('select 1');
-              return true;
-            } finally {
-              await client.end().catch(() => {});
-            }
-          },
-          30_000,
-        );
+        await until('the private PostgreSQL to accept connections', async () => {
+          if (child.exitCode !== null) throw new Error(`postgres exited: ${log}`);
+          const client = new pg.Client({ connectionString: url });
+          client.on('error', () => {});
+          try {
+            await client.connect();
+            await client.query('select 1');
+            return true;
+          } finally {
+            await client.end().catch(() => {});
+          }
+        });
       } catch (error) {
         throw new Error(`${(error as Error).message}\n${log}`);
       }
@@ -129,7 +125,7 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
       const child = server;
       if (child !== undefined) {
         child.kill('SIGINT');
-        const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        const timer = setTimeout(() => child.kill('SIGKILL'));
         await exited(child);
         clearTimeout(timer);
       }

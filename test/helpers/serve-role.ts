@@ -76,7 +76,6 @@ export async function serveRole(
       await until(
         `the ${role} process to be ready`,
         async () => !running() || (await fetch(`${handle.baseUrl}/readyz`)).status === 200,
-        60_000,
       );
       if (!running()) throw new Error(`the ${role} process exited`);
     } catch (error) {

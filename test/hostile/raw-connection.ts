@@ -1,10 +1,11 @@
 import net from 'node:net';
+import { HANG_MS } from '../helpers/until.js';
 
 export interface RawConnection {
   socket: net.Socket;
   /** Everything the server has sent so far. */
   received(): string;
-  /** Settles when the server (or anyone) closes the socket; rejects past `waitMs`. */
+  /** Settles when the server (or anyone) closes the socket; rejects past `waitMs` (a hang). */
   closed(waitMs?: number): Promise<void>;
 }
 
@@ -21,7 +22,7 @@ export function rawConnection(port: number): RawConnection {
   return {
     socket,
     received: () => data,
-    closed: (waitMs = 10_000) =>
+    closed: (waitMs = HANG_MS) =>
       Promise.race([
         done,
         new Promise<void>((_, reject) =>

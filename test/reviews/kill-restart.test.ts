@@ -108,7 +108,7 @@ describeOnPostgres('a worker killed mid-review', () => {
       .where('type', '=', 'review.completed')
       .execute();
     expect(completions).toHaveLength(1);
-  }, 60_000);
+  });
 });
 
 /**
@@ -183,5 +183,5 @@ describe('an embedded server killed mid-review', () => {
     });
     expect(review?.stats).toMatchObject({ files_changed: 1, lines_added: 4 });
     expect(github.requestsTo('pull_files')).toHaveLength(2);
-  }, 90_000);
+  });
 });

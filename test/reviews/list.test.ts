@@ -138,7 +138,7 @@ beforeAll(async () => {
   const pending = created.filter((r) => r.status === 'pending');
   const running = created.slice(32).filter((r) => r.status === 'in_progress');
   for (const r of [pending[0], pending.at(-1), running[0], running[1]]) if (r) await cancel(key, r.id);
-}, 60_000);
+});
 
 afterAll(async () => t?.close());
 
@@ -245,7 +245,7 @@ describe('GET /v1/reviews', () => {
     );
     // The property was exercised on lists that span pages, not only on empty ones.
     expect(multiPage).toBeGreaterThanOrEqual(5);
-  }, 60_000);
+  });
 
   it('AND-combines filters and matches the repository as owner/name', async () => {
     const rows = await ownRows();

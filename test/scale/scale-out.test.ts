@@ -61,7 +61,7 @@ describeOnPostgres('two api and two worker processes on one database', () => {
     }
     const failed = started.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
-  }, 120_000);
+  });
 
   afterAll(async () => {
     for (const child of [...apis, ...workers]) await child.stop('SIGKILL');
@@ -122,20 +122,16 @@ describeOnPostgres('two api and two worker processes on one database', () => {
 
     // A worker dies (SIGKILL) in the middle of the work and a new one takes its place: the jobs
     // it held (reviews, deliveries in flight) are taken over once their lease runs out.
-    await until('the deliveries to be under way', () => receiver.requests.length >= 100, 120_000);
+    await until('the deliveries to be under way', () => receiver.requests.length >= 100);
     const victim = workers.shift() as RoleProcess;
     await victim.stop('SIGKILL');
     workers.push(await serveRole('worker', workerEnv));
 
     const db = t.database.db;
-    await until(
-      'every review to complete',
-      async () => {
-        const done = await db.selectFrom('reviews').select('id').where('status', '=', 'completed').execute();
-        return done.length === 200;
-      },
-      120_000,
-    );
+    await until('every review to complete', async () => {
+      const done = await db.selectFrom('reviews').select('id').where('status', '=', 'completed').execute();
+      return done.length === 200;
+    });
     const counts = await db
       .selectFrom('events')
       .select('type')
@@ -169,22 +165,18 @@ describeOnPostgres('two api and two worker processes on one database', () => {
       }
       return map;
     };
-    await until('every delivery', () => deliveryIdsOf().size >= eventIds.size, 120_000);
+    await until('every delivery', () => deliveryIdsOf().size >= eventIds.size);
     const received = deliveryIdsOf();
     expect(new Set(received.keys())).toEqual(eventIds);
     for (const [eventId, deliveryIds] of received) expect(deliveryIds.size, eventId).toBe(1);
-    await until(
-      'every delivery to be recorded',
-      async () => {
-        const pending = await db
-          .selectFrom('webhook_deliveries')
-          .select('id')
-          .where('status', '!=', 'delivered')
-          .execute();
-        return pending.length === 0;
-      },
-      60_000,
-    );
+    await until('every delivery to be recorded', async () => {
+      const pending = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('status', '!=', 'delivered')
+        .execute();
+      return pending.length === 0;
+    });
     const attempts = await db
       .selectFrom('webhook_attempts')
       .select(['delivery_id', 'attempt', 'status_code'])
@@ -197,7 +189,7 @@ describeOnPostgres('two api and two worker processes on one database', () => {
       await db.selectFrom('jobs').select(['queue', 'last_error']).where('status', '=', 'failed').execute(),
     ).toEqual([]);
     for (const child of [...apis, ...workers]) expect(child.alive(), child.output().slice(-4000)).toBe(true);
-  }, 300_000);
+  });
 
   it('lets exactly the plan request rate through across both api processes', async () => {
     const { t } = ctx();
@@ -219,7 +211,7 @@ describeOnPostgres('two api and two worker processes on one database', () => {
       expect(answer.body.error?.code).toBe('rate_limit_exceeded');
       expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     }
-  }, 120_000);
+  });
 
   it('creates exactly the review quota across both api processes, and processes each once', async () => {
     const { t, github } = ctx();
@@ -247,14 +239,10 @@ describeOnPostgres('two api and two worker processes on one database', () => {
 
     const ids = created.map((a) => a.body.data?.id as string);
     const db = t.database.db;
-    await until(
-      'the live reviews to complete',
-      async () => {
-        const rows = await db.selectFrom('reviews').select('status').where('id', 'in', ids).execute();
-        return rows.every((r) => r.status === 'completed');
-      },
-      120_000,
-    );
+    await until('the live reviews to complete', async () => {
+      const rows = await db.selectFrom('reviews').select('status').where('id', 'in', ids).execute();
+      return rows.every((r) => r.status === 'completed');
+    });
     // Each review read its files from GitHub once: no worker ran one twice.
     expect(github.requestsTo('pull_files').length - before).toBe(10);
     const completions = await db
@@ -264,7 +252,7 @@ describeOnPostgres('two api and two worker processes on one database', () => {
       .where('review_id', 'in', ids)
       .execute();
     expect(completions.map((c) => c.review_id).sort()).toEqual([...ids].sort());
-  }, 120_000);
+  });
 });
 
 /**

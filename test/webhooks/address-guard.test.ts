@@ -1,7 +1,7 @@
 import type dns from 'node:dns';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forbiddenAddressReason, guardedLookup } from '../../src/webhooks/address-guard.js';
+import { forbiddenAddressReason, guardedLookup, isLoopbackAddress } from '../../src/webhooks/address-guard.js';
 
 /** IPv4 addresses of every refused class, with the reason each must get. */
 const BLOCKED_V4: [string, string][] = [
@@ -166,6 +166,30 @@ function runLookup(fn: net.LookupFunction, options: dns.LookupOptions) {
   });
 }
 
+describe('isLoopbackAddress (where plain http may go)', () => {
+  it.each(['127.0.0.1', '127.255.255.254', '::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '0:0:0:0:0:0:0:1'])(
+    'takes %s as loopback',
+    (ip) => {
+      expect(isLoopbackAddress(ip)).toBe(true);
+    },
+  );
+
+  // The embeddings that leave the host through a gateway are not loopback, though judged as such.
+  it.each([
+    '10.0.0.5',
+    '0.0.0.0',
+    '::',
+    '::127.0.0.1',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::1',
+    '8.8.8.8',
+    'localhost',
+    '',
+  ])('does not take %s as loopback', (ip) => {
+    expect(isLoopbackAddress(ip)).toBe(false);
+  });
+});
+
 describe('guardedLookup', () => {
   it('passes a public answer through in the single shape', async () => {
     const { lookup } = fakeLookup({ answer: '93.184.215.14' });
@@ -190,13 +214,17 @@ describe('guardedLookup', () => {
     const { lookup } = fakeLookup({ answer: '10.0.0.5' });
     const { error } = await runLookup(guardedLookup({ allowPrivate: false, lookup }), {});
     expect(error?.code).toBe('ERR_WEBHOOK_ADDRESS');
-    expect(error?.message).toBe('refusing to connect to 10.0.0.5 (private address)');
+    expect(error?.message).toBe(
+      'refusing to connect to 10.0.0.5 (private address; WEBHOOK_ALLOW_PRIVATE=true admits it)',
+    );
   });
 
   it('names the cloud metadata address', async () => {
     const { lookup } = fakeLookup({ answer: '169.254.169.254' });
     const { error } = await runLookup(guardedLookup({ allowPrivate: false, lookup }), {});
-    expect(error?.message).toBe('refusing to connect to 169.254.169.254 (link-local address, cloud metadata)');
+    expect(error?.message).toBe(
+      'refusing to connect to 169.254.169.254 (link-local address, cloud metadata; WEBHOOK_ALLOW_PRIVATE=true admits it)',
+    );
   });
 
   it('refuses the whole name when any one of its addresses is forbidden', async () => {
@@ -208,7 +236,7 @@ describe('guardedLookup', () => {
     });
     const { error } = await runLookup(guardedLookup({ allowPrivate: false, lookup }), { all: true });
     expect(error?.code).toBe('ERR_WEBHOOK_ADDRESS');
-    expect(error?.message).toContain('::ffff:127.0.0.1 (loopback address)');
+    expect(error?.message).toContain('::ffff:127.0.0.1 (loopback address; WEBHOOK_ALLOW_PRIVATE=true admits it)');
   });
 
   it('lets anything through when private addresses are allowed', async () => {
@@ -232,6 +260,32 @@ describe('guardedLookup', () => {
     const { lookup } = fakeLookup({ answer: [] });
     const { error } = await runLookup(guardedLookup({ allowPrivate: false, lookup }), { all: true });
     expect(error?.code).toBe('ENOTFOUND');
+  });
+
+  it('for plain http, passes a name whose addresses are all loopback, even in the all shape', async () => {
+    const answer = [
+      { address: '127.0.0.1', family: 4 },
+      { address: '::1', family: 6 },
+    ];
+    const { lookup } = fakeLookup({ answer });
+    const result = await runLookup(guardedLookup({ allowPrivate: true, loopbackOnly: true, lookup }), { all: true });
+    expect(result.error).toBeNull();
+    expect(result.address).toEqual(answer);
+  });
+
+  it('for plain http, refuses a name with any address off loopback, naming that no setting lifts it', async () => {
+    const { lookup } = fakeLookup({
+      answer: [
+        { address: '127.0.0.1', family: 4 },
+        { address: '192.168.1.20', family: 4 },
+      ],
+    });
+    const { error } = await runLookup(guardedLookup({ allowPrivate: true, loopbackOnly: true, lookup }), { all: true });
+    expect(error?.code).toBe('ERR_WEBHOOK_ADDRESS');
+    expect(error?.message).toBe(
+      'refusing plain http to 192.168.1.20 (not a loopback address): plain http is admitted only for loopback ' +
+        'receivers (127.0.0.0/8, ::1, localhost); no setting lifts this, use https',
+    );
   });
 
   it("passes the resolver's error through", async () => {

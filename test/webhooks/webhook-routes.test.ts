@@ -155,7 +155,10 @@ describe('webhook subscriptions', () => {
     const cleared = await call('PATCH', `/v1/webhooks/${hook.id}`, { secret: null });
     expect(cleared.json().data.has_secret).toBe(false);
     const bad = await call('PATCH', `/v1/webhooks/${hook.id}`, { url: 'http://c.example.com/' });
-    expect(bad.json().error.details).toEqual({ field: 'url', issue: 'must use https' });
+    expect(bad.json().error.details).toEqual({
+      field: 'url',
+      issue: 'must use https (WEBHOOK_ALLOW_PRIVATE=true admits http for loopback receivers)',
+    });
     const empty = await call('PATCH', `/v1/webhooks/${hook.id}`, {});
     expect(empty.statusCode).toBe(400);
     expect((await call('GET', `/v1/webhooks/${hook.id}`)).json().data.url).toBe('https://b.example.com/hook');

@@ -18,7 +18,7 @@ function matchesOf(language: Language, source: string, regex: string): string[] 
   });
 }
 
-describe('pruneRegex', { timeout: 120_000 }, () => {
+describe('pruneRegex', () => {
   it('drops the alternatives whose literal text is not in the source', () => {
     expect(prune('^(readFile|writeFile|rm)$', 'fs.writeFile(p)')).toBe('^(writeFile)$');
     expect(prune('^(readFile|writeFile)$', 'fs.open(p)')).toBeNull();

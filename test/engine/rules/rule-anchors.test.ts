@@ -130,7 +130,7 @@ describe('AnchorText.contains', () => {
 });
 
 // Heavy: every example of every pack, many times over (seconds alone, far more on a busy machine).
-describe('the prefilter on the rule packs', { timeout: 120_000 }, () => {
+describe('the prefilter on the rule packs', () => {
   const examples = examplesByLanguage();
 
   it('lets every rule through on its own invalid examples (they match, so their anchors are there)', () => {
