@@ -58,7 +58,7 @@ function missingSections<C extends Citation>(citations: C[], sections: Record<Ki
 }
 
 /**
- * Mentions of the folder the contract came from, beside the repository ("../common/…",
+ * Mentions of the folder the contract came from, beside the repository ("../shared/…",
  * "shared/spec"): a clone does not have it. No folder of the repository is called shared, so any
  * such path leaves the repository (the same check as `grep -rn '\.\./shared' README.md docs src`).
  */
@@ -127,8 +127,8 @@ describe('the citation extractor', () => {
 
   it('tells paths inside the repository from paths leaving it', () => {
     expect(pathsToOutsideShared("import '../common/errors.js';")).toEqual([]);
-    expect(pathsToOutsideShared('[spec](../common/spec/service-api.md)')).toEqual(['../shared']);
-    expect(pathsToOutsideShared('see ../../common/decisions.md or shared/spec')).toEqual([
+    expect(pathsToOutsideShared('[spec](../shared/spec/service-api.md)')).toEqual(['../shared']);
+    expect(pathsToOutsideShared('see ../../shared/decisions.md or shared/spec')).toEqual([
       '../../shared',
       'shared/spec',
     ]);
