@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /**
- * Decisions §7 / issue 4: the same problem on the same code keeps its fingerprint when lines
+ * Decisions §7: the same problem on the same code keeps its fingerprint when lines
  * move (a push above it), so a finding already posted is not posted again. Built from the rule,
  * the file and the code with its whitespace normalised; never from the line number.
  */
