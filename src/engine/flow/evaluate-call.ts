@@ -1,0 +1,129 @@
+import { containerCall, newContainer } from './containers.js';
+import { type Analysis, type Env, MAX_CALL_DEPTH, recordFlow } from './context.js';
+import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
+import { foldMethod } from './fold.js';
+import { callFunction } from './interpret.js';
+import type { Expr, FunctionIR } from './ir.js';
+import { matchesAny } from './qualified-name.js';
+import { anyTaint, clear, constant, taintFor, UNKNOWN, type Value } from './value.js';
+
+type Call = Extract<Expr, { k: 'call' }>;
+
+/** The names a call may be known by: as written, through imports, and by its receiver's type. */
+function namesOf(analysis: Analysis, call: Call, receiver: Value | undefined): string[] {
+  if (call.isNew) return [`new ${call.callee}`, `new ${qualify(analysis, call.callee)}`];
+  const names: string[] = [];
+  if (call.callee) names.push(call.callee, qualify(analysis, call.callee));
+  if (receiver?.type) names.push(`${receiver.type}.${call.name}`);
+  // Matches a `*.name` pattern whatever the receiver is.
+  if (call.receiver) names.push(`_.${call.name}`);
+  return names;
+}
+
+function sinkValues(sink: Analysis['spec']['sinks'][number], args: Value[], kwargs: Map<string, Value>): Value[] {
+  if (sink.programOnly) {
+    const command = args[0] ?? kwargs.get('args');
+    return command ? [command.items ? readElement(command, constant(0)) : command] : [];
+  }
+  const positional = sink.args ? sink.args.map((i) => args[i]) : args;
+  const named = sink.args ? (sink.kwargs ?? []).map((k) => kwargs.get(k)) : [...kwargs.values()];
+  return [...positional, ...named].filter((v): v is Value => v !== undefined);
+}
+
+function checkSinks(analysis: Analysis, call: Call, names: string[], args: Value[], kwargs: Map<string, Value>): void {
+  for (const sink of analysis.spec.sinks) {
+    if (!matchesAny(sink.calls, names)) continue;
+    if (sink.requireKwarg !== undefined) {
+      const flag = kwargs.get(sink.requireKwarg);
+      if (!flag?.known || !flag.constant) continue;
+    }
+    const unless = sink.unlessKwarg;
+    const unlessExpr = unless ? call.kwargs[unless.name] : undefined;
+    if (unless && unlessExpr && matchesAny(unless.values, [qualify(analysis, dottedName(unlessExpr))])) continue;
+    const prop = sink.requireProp;
+    if (prop) {
+      const holder = (prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg];
+      const flag = holder?.props?.get(prop.prop);
+      if (!flag?.known || !flag.constant) continue;
+    }
+    const values = sinkValues(sink, args, kwargs);
+    for (const [i, value] of values.entries()) {
+      const taint = taintFor(value, sink.cwe);
+      if (!taint) continue;
+      const argExpr = call.args[i];
+      recordFlow(analysis, {
+        sinkLine: call.line,
+        sourceLine: taint.line,
+        sourceDescription: taint.description,
+        cwe: sink.cwe,
+        sinkKind: sink.kind,
+        variable: taint.variable ?? (argExpr?.k === 'name' ? argExpr.name : undefined),
+      });
+      break;
+    }
+  }
+}
+
+/** A function or method of this file the call reaches, if the analysis may follow it. */
+function localTarget(analysis: Analysis, call: Call): FunctionIR | undefined {
+  if (call.isNew) return undefined;
+  const r = call.receiver;
+  const local =
+    r === undefined ||
+    (r.k === 'name' && (analysis.spec.selfNames.includes(r.name) || analysis.classes.has(r.name))) ||
+    (r.k === 'call' && r.isNew === true && analysis.classes.has(r.callee.split('.').pop() ?? ''));
+  if (!local) return undefined;
+  const candidates = analysis.functions.get(call.name) ?? [];
+  const target =
+    candidates.find(
+      (f) => f.params.filter((p) => !analysis.spec.selfNames.includes(p.name)).length === call.args.length,
+    ) ?? candidates[0];
+  if (!target || analysis.stack.includes(target) || analysis.stack.length >= MAX_CALL_DEPTH) return undefined;
+  return target;
+}
+
+/** A call's value: sinks are checked on its arguments, then sanitizers, sources, this file's functions and containers decide it. */
+export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
+  const { spec } = analysis;
+  const receiver = call.receiver ? evaluate(analysis, env, call.receiver) : undefined;
+  const args = call.args.map((a) => evaluate(analysis, env, a));
+  const kwargs = new Map(Object.entries(call.kwargs).map(([k, e]) => [k, evaluate(analysis, env, e)] as const));
+  const names = namesOf(analysis, call, receiver);
+  const match = (patterns: string[]) => matchesAny(patterns, names);
+  checkSinks(analysis, call, names, args, kwargs);
+  const inputs = [receiver, ...args, ...kwargs.values()];
+
+  for (const sanitizer of spec.sanitizers) {
+    if (!match(sanitizer.calls)) continue;
+    const taint = sanitizer.cwes ? clear(anyTaint(inputs), sanitizer.cwes) : undefined;
+    return taint ? { taint } : UNKNOWN;
+  }
+  const type = Object.entries(spec.returns).find(([pattern]) => matchesAny([pattern], names))?.[1];
+  for (const source of spec.sources) {
+    if (source.calls && match(source.calls))
+      return { taint: { line: call.line, description: source.description }, type };
+  }
+  const target = localTarget(analysis, call);
+  if (target) return callFunction(analysis, target, args, kwargs);
+  const made = newContainer(spec.containers, args, match);
+  if (made) return made;
+  if (receiver) {
+    const result = containerCall(spec.containers, env, call, receiver, args);
+    if (result) return result;
+    if (receiver.known && args.every((a) => a.known)) {
+      const folded = foldMethod(
+        call.name,
+        receiver.constant ?? null,
+        args.map((a) => a.constant ?? null),
+      );
+      if (folded !== undefined) return constant(folded);
+    }
+  }
+  if (match(spec.scalarResults)) return type ? { type } : UNKNOWN;
+  const taint = anyTaint(inputs);
+  const out: Value = { taint, type: type ?? (call.isNew ? call.callee.split('.').pop() : undefined) };
+  if (match(spec.normalizers)) out.normalized = true;
+  // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.
+  if (kwargs.size > 0) out.props = kwargs;
+  return out;
+}

@@ -1,0 +1,96 @@
+import type { Analysis, Env } from './context.js';
+import { dottedName, evaluate } from './evaluate.js';
+import type { Expr } from './ir.js';
+import { matchesAny } from './qualified-name.js';
+import { clear, constant, taintOf, type Value } from './value.js';
+
+/** What a condition proves about a variable in the branch where it holds. */
+interface Refinement {
+  path: string;
+  /** Equal to this constant (`x == "a"`), or safe for these CWEs (all when undefined). */
+  value?: Value | undefined;
+  cwes?: number[] | undefined;
+}
+
+export interface Refinements {
+  whenTrue: Refinement[];
+  whenFalse: Refinement[];
+}
+
+const NONE: Refinements = { whenTrue: [], whenFalse: [] };
+
+function pathOf(expr: Expr | undefined): string | undefined {
+  return expr && (expr.k === 'name' || expr.k === 'attr') ? dottedName(expr) || undefined : undefined;
+}
+
+/**
+ * Allow-list membership (`x in ALLOWED`, `allowed.contains(x)`), equality with a constant, a
+ * host allow-list check, and a prefix check of a normalised path make their variable safe where
+ * they hold; `not` and `!` swap the branches, `and`/`&&` proves both sides.
+ */
+export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinements {
+  if (test.k === 'unary' && (test.op === '!' || test.op === 'not')) {
+    const inner = refinementsOf(analysis, env, test.arg);
+    return { whenTrue: inner.whenFalse, whenFalse: inner.whenTrue };
+  }
+  if (test.k === 'binary') {
+    if (test.op === '&&' || test.op === 'and') {
+      const a = refinementsOf(analysis, env, test.left);
+      const b = refinementsOf(analysis, env, test.right);
+      return { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: [] };
+    }
+    if (test.op === 'in' || test.op === 'not in') {
+      const path = pathOf(test.left);
+      // Membership in what the user sent proves nothing; only a list the code holds is an allow-list.
+      if (!path || taintOf(evaluate(analysis, env, test.right))) return NONE;
+      const found = [{ path }];
+      return test.op === 'in' ? { whenTrue: found, whenFalse: [] } : { whenTrue: [], whenFalse: found };
+    }
+    if (['==', '===', '!=', '!=='].includes(test.op)) {
+      const [variable, other] = test.right.k === 'const' ? [test.left, test.right] : [test.right, test.left];
+      const path = pathOf(variable);
+      if (!path || other.k !== 'const') return NONE;
+      const equal = [{ path, value: constant(other.value) }];
+      return test.op.startsWith('=') ? { whenTrue: equal, whenFalse: [] } : { whenTrue: [], whenFalse: equal };
+    }
+    return NONE;
+  }
+  if (test.k !== 'call') return NONE;
+  const written = [test.callee, `_.${test.name}`];
+  // `x.equals("a")`: x is that constant where it holds.
+  if (test.name === 'equals' && test.args[0]?.k === 'const') {
+    const path = pathOf(test.receiver);
+    return path ? { whenTrue: [{ path, value: constant(test.args[0].value) }], whenFalse: [] } : NONE;
+  }
+  for (const guard of analysis.spec.guards) {
+    if (!matchesAny(guard.calls, written)) continue;
+    const subject = guard.subject === 'receiver' ? test.receiver : test.args[guard.subject];
+    const path = pathOf(subject);
+    if (!path || !subject) continue;
+    const list = guard.subject === 'receiver' ? undefined : test.receiver;
+    if (list && taintOf(evaluate(analysis, env, list))) continue;
+    if (guard.needsNormalized && !evaluate(analysis, env, subject).normalized) continue;
+    return { whenTrue: [{ path, cwes: guard.cwes }], whenFalse: [] };
+  }
+  return NONE;
+}
+
+/** The environment with a branch's refinements applied. */
+export function refine(env: Env, refinements: Refinement[]): Env {
+  if (refinements.length === 0) return env;
+  const out = new Map(env);
+  for (const r of refinements) {
+    if (r.value) out.set(r.path, r.value);
+    else {
+      const current = out.get(r.path);
+      if (!current) continue;
+      out.set(
+        r.path,
+        r.cwes
+          ? { ...current, taint: clear(current.taint, r.cwes), rest: clear(current.rest, r.cwes) }
+          : { type: current.type },
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,167 @@
+import type { SgNode } from '@ast-grep/napi';
+import type { Expr } from '../ir.js';
+import { kindOf, lineOf, named } from '../syntax.js';
+
+const opaque = (node: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line: lineOf(node) });
+
+/** The dotted spelling of a name or attribute chain (`os.path.join`), '' when computed. */
+export function pythonDotted(node: SgNode | null | undefined): string {
+  if (!node) return '';
+  if (kindOf(node) === 'identifier') return node.text();
+  if (kindOf(node) === 'attribute') {
+    const head = pythonDotted(node.field('object'));
+    return head ? `${head}.${node.field('attribute')?.text() ?? ''}` : '';
+  }
+  return '';
+}
+
+function unescapeText(text: string): string {
+  return text.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|.)/g, (_, c: string) => {
+    if (c.length > 1) return String.fromCharCode(Number.parseInt(c.slice(1), 16));
+    return ({ n: '\n', t: '\t', r: '\r', '0': '\0' } as Record<string, string>)[c] ?? c;
+  });
+}
+
+function stringExpr(node: SgNode): Expr {
+  const line = lineOf(node);
+  const parts: Expr[] = [];
+  for (const child of named(node)) {
+    const kind = kindOf(child);
+    if (kind === 'string_content') parts.push({ k: 'const', value: child.text(), line });
+    else if (kind === 'escape_sequence') parts.push({ k: 'const', value: unescapeText(child.text()), line });
+    else if (kind === 'interpolation') {
+      const inner = named(child)[0];
+      if (inner) parts.push(pythonExpr(inner));
+    }
+  }
+  // Escapes inside string_content are their own nodes in some grammars and raw text in others.
+  if (parts.every((p) => p.k === 'const'))
+    return { k: 'const', value: parts.map((p) => (p.k === 'const' ? String(p.value) : '')).join(''), line };
+  return { k: 'concat', parts, line };
+}
+
+function call(node: SgNode): Expr {
+  const fn = node.field('function');
+  const args: Expr[] = [];
+  const kwargs: Record<string, Expr> = {};
+  for (const arg of named(node.field('arguments'))) {
+    if (kindOf(arg) === 'keyword_argument') {
+      const value = arg.field('value');
+      if (value) kwargs[arg.field('name')?.text() ?? ''] = pythonExpr(value);
+    } else args.push(pythonExpr(arg));
+  }
+  const line = lineOf(node);
+  if (kindOf(fn) === 'attribute') {
+    const object = fn?.field('object');
+    const name = fn?.field('attribute')?.text() ?? '';
+    return {
+      k: 'call',
+      callee: pythonDotted(fn),
+      name,
+      receiver: object ? pythonExpr(object) : undefined,
+      args,
+      kwargs,
+      line,
+    };
+  }
+  const callee = pythonDotted(fn);
+  return { k: 'call', callee, name: callee, args, kwargs, line };
+}
+
+/** The operator of a node whose operator is an unnamed token (comparisons). */
+function operatorText(node: SgNode): string {
+  return node
+    .children()
+    .filter((c) => !c.isNamed())
+    .map((c) => c.text())
+    .join(' ');
+}
+
+/** A Python expression node in the analysis' vocabulary. */
+export function pythonExpr(node: SgNode): Expr {
+  const line = lineOf(node);
+  const kids = named(node);
+  switch (kindOf(node)) {
+    case 'identifier':
+      return { k: 'name', name: node.text(), line };
+    case 'attribute': {
+      const object = node.field('object');
+      return object
+        ? { k: 'attr', object: pythonExpr(object), name: node.field('attribute')?.text() ?? '', line }
+        : opaque(node);
+    }
+    case 'subscript': {
+      const value = node.field('value');
+      const index = node.field('subscript');
+      if (!value || !index) return opaque(node);
+      if (kindOf(index) === 'slice') return opaque(node, [pythonExpr(value)]);
+      return { k: 'index', object: pythonExpr(value), index: pythonExpr(index), line };
+    }
+    case 'string':
+      return stringExpr(node);
+    case 'concatenated_string':
+      return { k: 'concat', parts: kids.map(pythonExpr), line };
+    case 'integer':
+    case 'float': {
+      const value = Number(node.text().replace(/_/g, ''));
+      return Number.isFinite(value) ? { k: 'const', value, line } : opaque(node);
+    }
+    case 'true':
+    case 'false':
+      return { k: 'const', value: kindOf(node) === 'true', line };
+    case 'none':
+      return { k: 'const', value: null, line };
+    case 'call':
+      return call(node);
+    case 'binary_operator':
+    case 'boolean_operator': {
+      const left = node.field('left');
+      const right = node.field('right');
+      const op = node.field('operator')?.text() ?? operatorText(node);
+      return left && right ? { k: 'binary', op, left: pythonExpr(left), right: pythonExpr(right), line } : opaque(node);
+    }
+    case 'comparison_operator': {
+      const [left, right] = kids;
+      return kids.length === 2 && left && right
+        ? { k: 'binary', op: operatorText(node), left: pythonExpr(left), right: pythonExpr(right), line }
+        : opaque(node);
+    }
+    case 'not_operator': {
+      const arg = node.field('argument');
+      return arg ? { k: 'unary', op: 'not', arg: pythonExpr(arg), line } : opaque(node);
+    }
+    case 'unary_operator': {
+      const arg = node.field('argument');
+      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: pythonExpr(arg), line } : opaque(node);
+    }
+    case 'conditional_expression': {
+      const [then, test, otherwise] = kids;
+      return then && test && otherwise
+        ? { k: 'cond', test: pythonExpr(test), whenTrue: pythonExpr(then), whenFalse: pythonExpr(otherwise), line }
+        : opaque(node);
+    }
+    case 'list':
+    case 'tuple':
+    case 'set':
+    case 'expression_list':
+      return { k: 'list', items: kids.map(pythonExpr), line };
+    case 'dictionary':
+      return {
+        k: 'map',
+        entries: kids.flatMap((pair): [Expr, Expr][] => {
+          const key = pair.field('key');
+          const value = pair.field('value');
+          return kindOf(pair) === 'pair' && key && value ? [[pythonExpr(key), pythonExpr(value)]] : [];
+        }),
+        line,
+      };
+    case 'parenthesized_expression':
+    case 'await':
+      return kids[0] ? pythonExpr(kids[0]) : opaque(node);
+    case 'lambda':
+      return opaque(node);
+    default:
+      // Comprehensions, slices, starred values: taint of any part.
+      return opaque(node, kids.map(pythonExpr));
+  }
+}
