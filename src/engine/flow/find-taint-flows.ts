@@ -40,7 +40,7 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
       (route?.paramsTainted && !spec.selfNames.includes(param.name) && param.name !== 'request'
         ? route.paramsTainted
         : undefined);
-    if (described) value = { ...value, taint: { line: fn.line, description: described, variable: param.name } };
+    if (described) value = { ...value, taint: { line: param.line, description: described, variable: param.name } };
     env.set(param.name, value);
   }
   return { env, frame };

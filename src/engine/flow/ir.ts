@@ -73,6 +73,7 @@ export interface Param {
   type?: string | undefined;
   /** Annotation or default-value markers (`RequestParam`, `Query`), as written. */
   markers: string[];
+  line: number;
 }
 
 export interface FunctionIR {

@@ -181,6 +181,7 @@ function params(node: SgNode): Param[] {
         p.field('type') ?? named(p).find((c) => kindOf(c).endsWith('type') || kindOf(c) === 'type_identifier') ?? null,
       ),
       markers: annotations(p),
+      line: lineOf(p),
     }));
 }
 

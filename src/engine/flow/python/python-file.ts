@@ -166,7 +166,7 @@ export function statement(node: SgNode): Stmt[] {
 function params(fn: SgNode): Param[] {
   return named(fn.field('parameters')).flatMap((p): Param[] => {
     const kind = kindOf(p);
-    if (kind === 'identifier') return [{ name: p.text(), markers: [] }];
+    if (kind === 'identifier') return [{ name: p.text(), markers: [], line: lineOf(p) }];
     const name =
       p.field('name')?.text() ??
       named(p)
@@ -178,7 +178,7 @@ function params(fn: SgNode): Param[] {
     const type = p.field('type')?.text();
     // `Annotated[str, Query()]` names its marker inside the type.
     for (const m of type?.matchAll(/\b([A-Z]\w*)\(/g) ?? []) if (m[1]) markers.push(m[1]);
-    return [{ name, type, markers }];
+    return [{ name, type, markers, line: lineOf(p) }];
   });
 }
 

@@ -54,6 +54,7 @@ export const JAVA_SPEC: FlowSpec = {
           ['execute', 'executeQuery', 'executeUpdate', 'executeLargeUpdate', 'addBatch'],
         ),
         ...on(['Connection'], ['prepareStatement', 'prepareCall', 'nativeSQL']),
+        '*.execute',
         '*.executeQuery',
         '*.executeUpdate',
         '*.prepareStatement',

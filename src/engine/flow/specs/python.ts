@@ -183,7 +183,10 @@ export const PYTHON_SPEC: FlowSpec = {
     {
       calls: ['yaml.load', 'yaml.load_all'],
       args: [0],
-      unlessKwarg: { name: 'Loader', values: ['SafeLoader', 'CSafeLoader', 'BaseLoader'] },
+      unlessKwarg: {
+        name: 'Loader',
+        values: ['yaml.SafeLoader', 'yaml.CSafeLoader', 'yaml.BaseLoader', 'SafeLoader', 'CSafeLoader', 'BaseLoader'],
+      },
       cwe: 502,
       kind: 'deserialisation',
     },
