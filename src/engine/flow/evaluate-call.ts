@@ -4,7 +4,7 @@ import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
 import { foldMethod } from './fold.js';
 import { callFunction } from './interpret.js';
 import type { Expr, FunctionIR } from './ir.js';
-import { matchesAny } from './qualified-name.js';
+import { lookup, matchesAny } from './qualified-name.js';
 import { anyTaint, clear, constant, taintFor, UNKNOWN, type Value } from './value.js';
 
 type Call = Extract<Expr, { k: 'call' }>;
@@ -20,14 +20,34 @@ function namesOf(analysis: Analysis, call: Call, receiver: Value | undefined): s
   return names;
 }
 
-function sinkValues(sink: Analysis['spec']['sinks'][number], args: Value[], kwargs: Map<string, Value>): Value[] {
+/** Whether a command list runs a shell on a command string: `["sh", "-c", cmd]`, `["cmd.exe", "/c", cmd]`. */
+function runsShell(shells: string[], command: Value): boolean {
+  const [program, flag] = command.items ?? [];
+  const name = program?.known ? String(program.constant).split(/[\\/]/).pop() : undefined;
+  return (
+    (name !== undefined && shells.includes(name)) ||
+    (flag?.known === true && ['-c', '/c', '/C'].includes(String(flag.constant)))
+  );
+}
+
+/** The first element of a sequence, or the value itself when it is none. */
+export const firstOf = (value: Value): Value => (value.items ? readElement(value, constant(0)) : value);
+
+function sinkValues(
+  analysis: Analysis,
+  sink: Analysis['spec']['sinks'][number],
+  args: Value[],
+  kwargs: Map<string, Value>,
+): Value[] {
   if (sink.programOnly) {
     const command = args[0] ?? kwargs.get('args');
-    return command ? [command.items ? readElement(command, constant(0)) : command] : [];
+    if (!command) return [];
+    return runsShell(analysis.spec.shells, command) ? [command] : [firstOf(command)];
   }
   const positional = sink.args ? sink.args.map((i) => args[i]) : args;
   const named = sink.args ? (sink.kwargs ?? []).map((k) => kwargs.get(k)) : [...kwargs.values()];
-  return [...positional, ...named].filter((v): v is Value => v !== undefined);
+  const values = [...positional, ...named].filter((v): v is Value => v !== undefined);
+  return sink.firstOfSequence ? values.map(firstOf) : values;
 }
 
 function checkSinks(analysis: Analysis, call: Call, names: string[], args: Value[], kwargs: Map<string, Value>): void {
@@ -46,7 +66,7 @@ function checkSinks(analysis: Analysis, call: Call, names: string[], args: Value
       const flag = holder?.props?.get(prop.prop);
       if (!flag?.known || !flag.constant) continue;
     }
-    const values = sinkValues(sink, args, kwargs);
+    const values = sinkValues(analysis, sink, args, kwargs);
     for (const [i, value] of values.entries()) {
       const taint = taintFor(value, sink.cwe);
       if (!taint) continue;
@@ -98,11 +118,12 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     const taint = sanitizer.cwes ? clear(anyTaint(inputs), sanitizer.cwes) : undefined;
     return taint ? { taint } : UNKNOWN;
   }
-  const type = Object.entries(spec.returns).find(([pattern]) => matchesAny([pattern], names))?.[1];
+  const type = lookup(spec.returns, names);
   for (const source of spec.sources) {
     if (source.calls && match(source.calls))
       return { taint: { line: call.line, description: source.description }, type };
   }
+  if (match(spec.responses)) return { type: 'Response' };
   const target = localTarget(analysis, call);
   if (target) return callFunction(analysis, target, args, kwargs);
   const made = newContainer(spec.containers, args, match);

@@ -26,6 +26,26 @@ export function flowSupports(language: Language): boolean {
   return ADAPTERS[language] !== undefined;
 }
 
+const sourceWords = new WeakMap<FlowSpec, RegExp>();
+
+/**
+ * Whether the text names any source, parameter marker or route marker of the spec: reading the
+ * tree costs far more than the analysis, and most files read no request input.
+ */
+function mayHaveSource(spec: FlowSpec, text: string): boolean {
+  let words = sourceWords.get(spec);
+  if (!words) {
+    const names = [
+      ...spec.sources.flatMap((s) => [...(s.calls ?? []), ...(s.attributes ?? [])]),
+      ...spec.paramSources.flatMap((s) => s.markers),
+      ...spec.routes.flatMap((r) => r.markers),
+    ].map((n) => n.slice(n.lastIndexOf('.') + 1));
+    words = new RegExp(`\\b(?:${[...new Set(names)].join('|')})\\b`);
+    sourceWords.set(spec, words);
+  }
+  return words.test(text);
+}
+
 /** A request handler's parameters and return sink, from its markers. */
 function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
@@ -53,7 +73,7 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
  */
 export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
   const adapter = ADAPTERS[language];
-  if (!adapter) return [];
+  if (!adapter || !mayHaveSource(adapter.spec, root.text())) return [];
   const file = adapter.read(root);
   const functions = new Map<string, FunctionIR[]>();
   for (const fn of file.functions) functions.set(fn.name, [...(functions.get(fn.name) ?? []), fn]);

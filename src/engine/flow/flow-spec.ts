@@ -24,7 +24,10 @@ export interface RouteSpec {
   markers: string[];
   /** Its parameters come from the URL (Flask's `<name>`, FastAPI's path and query parameters). */
   paramsTainted?: string | undefined;
-  /** What it returns is the response body, an HTML sink unless it is a JSON or escaped value. */
+  /**
+   * What it returns is the response body, an HTML sink unless it is a JSON or escaped value; of a
+   * returned tuple, only the first element is the body.
+   */
   returnSink?: { cwe: number; kind: string } | undefined;
 }
 
@@ -41,8 +44,13 @@ export interface SinkSpec {
   requireKwarg?: string | undefined;
   /** Not when this keyword argument is one of these names (`Loader=SafeLoader`). */
   unlessKwarg?: { name: string; values: string[] } | undefined;
-  /** Only the program of a command: a list's first element, or the whole string. */
+  /**
+   * Only the program of a command: a list's first element, or the whole string; all of the list
+   * when that program is a shell given a command string (`["sh", "-c", cmd]`).
+   */
   programOnly?: boolean | undefined;
+  /** Only the first element of a sequence argument (Flask's `(body, status, headers)`). */
+  firstOfSequence?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */
   requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
 }
@@ -101,6 +109,15 @@ export interface FlowSpec {
   assignSinks: AssignSinkSpec[];
   sanitizers: SanitizerSpec[];
   guards: GuardSpec[];
+  /**
+   * Rejections: a value found to contain this text is turned away where the check holds, so it is
+   * safe where it does not for these CWEs (`if "../" in name: abort()`).
+   */
+  rejects: { text: string; cwes: number[] }[];
+  /** Calls returning a response object rather than text: returning one writes no text. */
+  responses: string[];
+  /** Programs that run their `-c` argument as a shell command. */
+  shells: string[];
   /** Path normalisers: a prefix check on their result clears CWE-22. */
   normalizers: string[];
   /** Calls whose result has a known type: `Runtime.getRuntime` -> `Runtime`. */
@@ -108,8 +125,6 @@ export interface FlowSpec {
   /** Calls that return a number or boolean whatever their input (`length`, `equals`). */
   scalarResults: string[];
   containers: ContainerSpec;
-  /** Builders whose `append` adds to one string (`StringBuilder`). */
-  builders: string[];
   /** Names of the receiver in a method body (`this`, `self`). */
   selfNames: string[];
 }

@@ -1,6 +1,6 @@
 import type { Analysis, Env } from './context.js';
 import { dottedName, evaluate } from './evaluate.js';
-import type { Expr } from './ir.js';
+import type { Constant, Expr } from './ir.js';
 import { matchesAny } from './qualified-name.js';
 import { clear, constant, taintOf, type Value } from './value.js';
 
@@ -39,6 +39,10 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
       const b = refinementsOf(analysis, env, test.right);
       return { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: [] };
     }
+    if ((test.op === 'in' || test.op === 'not in') && test.left.k === 'const') {
+      const rejected = rejection(analysis, test.left.value, test.right);
+      return test.op === 'in' ? rejected : { whenTrue: rejected.whenFalse, whenFalse: rejected.whenTrue };
+    }
     if (test.op === 'in' || test.op === 'not in') {
       const path = pathOf(test.left);
       // Membership in what the user sent proves nothing; only a list the code holds is an allow-list.
@@ -57,6 +61,8 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
   }
   if (test.k !== 'call') return NONE;
   const written = [test.callee, `_.${test.name}`];
+  if (test.name === 'contains' && test.args[0]?.k === 'const' && test.receiver)
+    return rejection(analysis, test.args[0].value, test.receiver);
   // `x.equals("a")`: x is that constant where it holds.
   if (test.name === 'equals' && test.args[0]?.k === 'const') {
     const path = pathOf(test.receiver);
@@ -73,6 +79,13 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     return { whenTrue: [{ path, cwes: guard.cwes }], whenFalse: [] };
   }
   return NONE;
+}
+
+/** `"../" in x`: where it does not hold, x is safe for what that text would have broken. */
+function rejection(analysis: Analysis, text: Constant, subject: Expr): Refinements {
+  const path = pathOf(subject);
+  const rule = analysis.spec.rejects.find((r) => r.text === text);
+  return path && rule ? { whenTrue: [], whenFalse: [{ path, cwes: rule.cwes }] } : NONE;
 }
 
 /** The environment with a branch's refinements applied. */

@@ -1,5 +1,6 @@
 import { type Analysis, type Env, type Frame, recordFlow } from './context.js';
 import { dottedName, evaluate, readElement } from './evaluate.js';
+import { firstOf } from './evaluate-call.js';
 import { foldBinary, truthy } from './fold.js';
 import { refine, refinementsOf } from './guards.js';
 import type { Case, Expr, FunctionIR, Stmt, Target } from './ir.js';
@@ -32,10 +33,13 @@ function assignTo(analysis: Analysis, env: Env, target: Target, value: Value, li
     }
     case 'index': {
       const path = dottedName(target.object);
+      const index = evaluate(analysis, env, target.index);
+      // A key the user chose is as untrusted in a session as a value.
+      checkAssignSink(analysis, path, index, line);
       checkAssignSink(analysis, path, value, line);
       if (!path) return;
       const container = env.get(path) ?? UNKNOWN;
-      const key = keyOf(evaluate(analysis, env, target.index));
+      const key = keyOf(index);
       if (key !== undefined && container.items && Number.isInteger(Number(key))) {
         const items = [...container.items];
         items[Number(key)] = value;
@@ -125,7 +129,7 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
       const value = stmt.value ? evaluate(analysis, env, stmt.value) : UNKNOWN;
       frame.returns.push(value);
       const sink = frame.returnSink;
-      const taint = sink ? taintFor(value, sink.cwe) : undefined;
+      const taint = sink ? taintFor(firstOf(value), sink.cwe) : undefined;
       if (sink && taint)
         recordFlow(analysis, {
           sinkLine: stmt.line,

@@ -15,7 +15,53 @@ export function matchesName(pattern: string, written: string): boolean {
   return p.every((seg, i) => seg === '*' || seg === w[offset + i]);
 }
 
+/** The part of a name every match shares: its last segment (and whether it is a constructor). */
+function keyOf(name: string): string {
+  const last = name.slice(name.lastIndexOf('.') + 1);
+  return name.startsWith('new ') && name.includes('.') ? `new ${last}` : last;
+}
+
+// Specs are constants: each list of patterns is indexed once, by last segment, on first use.
+const indexes = new WeakMap<readonly string[], Map<string, string[]>>();
+
+function indexFor(patterns: readonly string[]): Map<string, string[]> {
+  let index = indexes.get(patterns);
+  if (!index) {
+    index = new Map();
+    for (const p of patterns) index.set(keyOf(p), [...(index.get(keyOf(p)) ?? []), p]);
+    indexes.set(patterns, index);
+  }
+  return index;
+}
+
+// A call's names are tried against every list of the spec in turn: their keys are kept for it.
+let lastWritten: readonly string[] = [];
+let lastKeys: string[] = [];
+
 /** Whether any of the written names matches any of the patterns. */
 export function matchesAny(patterns: readonly string[], written: readonly string[]): boolean {
-  return patterns.some((p) => written.some((w) => matchesName(p, w)));
+  if (written !== lastWritten) {
+    lastWritten = written;
+    lastKeys = written.map(keyOf);
+  }
+  const index = indexFor(patterns);
+  for (let i = 0; i < written.length; i++) {
+    const candidates = index.get(lastKeys[i] ?? '');
+    if (candidates?.some((p) => matchesName(p, written[i] ?? ''))) return true;
+  }
+  return false;
+}
+
+const keyLists = new WeakMap<Readonly<Record<string, string>>, string[]>();
+
+/** The value of the first pattern in a name-keyed table that any written name matches. */
+export function lookup(table: Readonly<Record<string, string>>, written: readonly string[]): string | undefined {
+  let keys = keyLists.get(table);
+  if (!keys) {
+    keys = Object.keys(table);
+    keyLists.set(table, keys);
+  }
+  if (!matchesAny(keys, written)) return undefined;
+  const key = keys.find((k) => written.some((w) => matchesName(k, w)));
+  return key === undefined ? undefined : table[key];
 }

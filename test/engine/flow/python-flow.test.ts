@@ -208,3 +208,69 @@ def django_view(request):
     ).toEqual(['611@9<-6', '643@11<-11']);
   });
 });
+
+describe('Python taint flows: framework details', () => {
+  it("reads only a response tuple's body as HTML, and a redirect's result as no text", () => {
+    const source = `import flask
+from flask import request, make_response
+@app.route("/a")
+def a():
+    v = request.args.get("v")
+    r = make_response(("saved", {"X-Value": v}))
+    return flask.redirect(v)
+@app.route("/b")
+def b():
+    v = request.args.get("v")
+    return make_response((v, 200))
+`;
+    expect(flowsOf('python', source)).toEqual(['601@7<-5', '79@11<-10']);
+  });
+
+  it('takes a rejected character as a check for what it would have broken', () => {
+    expect(
+      flowsOf(
+        'python',
+        `from flask import request
+def v(cursor):
+    name = request.args.get("name")
+    if "'" in name:
+        return "no"
+    cursor.execute(f"select * from t where n = '{name}'")
+    if ".." in name:
+        raise ValueError()
+    open("/srv/" + name)
+    os.system("echo " + name)
+`,
+      ),
+    ).toEqual(['78@10<-3']);
+  });
+
+  it('reports a command string given to a shell program in an argument list', () => {
+    expect(
+      flowsOf(
+        'python',
+        `from flask import request
+import subprocess
+def v():
+    c = request.args.get("c")
+    subprocess.run(["sh", "-c", "echo " + c])
+    subprocess.run(["/usr/bin/echo", c])
+`,
+      ),
+    ).toEqual(['78@5<-4']);
+  });
+
+  it('reports a session key chosen by the user', () => {
+    expect(
+      flowsOf(
+        'python',
+        `from flask import request, session
+def v():
+    k = request.form["k"]
+    session[k] = "fixed"
+    session["fixed"] = "value"
+`,
+      ),
+    ).toEqual(['501@4<-3']);
+  });
+});

@@ -31,8 +31,6 @@ function javaNumber(text: string): number | undefined {
   return Number.isFinite(n) ? n : undefined;
 }
 
-const opaque = (node: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line: lineOf(node) });
-
 /** The dotted spelling of a receiver (`java.sql.DriverManager`), '' when it is computed. */
 function dotted(node: SgNode | null): string {
   if (!node) return '';
@@ -44,22 +42,26 @@ function dotted(node: SgNode | null): string {
   return '';
 }
 
-function argumentsOf(node: SgNode | null): Expr[] {
-  return named(node).map(javaExpr);
+function argumentsOf(node: SgNode | null, line: number): Expr[] {
+  return named(node).map((n) => javaExpr(n, line));
 }
 
+/** Kinds whose own line matters (a sink's or source's); others take their parent's, read once. */
+const OWN_LINE = new Set(['method_invocation', 'object_creation_expression', 'field_access']);
+
 /** A Java expression node in the analysis' vocabulary. */
-export function javaExpr(node: SgNode): Expr {
-  const line = lineOf(node);
-  switch (kindOf(node)) {
+export function javaExpr(node: SgNode, at?: number): Expr {
+  const kind = kindOf(node);
+  const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
+  const sub = (n: SgNode): Expr => javaExpr(n, line);
+  const opaque = (n: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
+  switch (kind) {
     case 'identifier':
     case 'this':
       return { k: 'name', name: node.text(), line };
     case 'field_access': {
       const object = node.field('object');
-      return object
-        ? { k: 'attr', object: javaExpr(object), name: node.field('field')?.text() ?? '', line }
-        : opaque(node);
+      return object ? { k: 'attr', object: sub(object), name: node.field('field')?.text() ?? '', line } : opaque(node);
     }
     case 'string_literal':
     case 'text_block': {
@@ -88,7 +90,7 @@ export function javaExpr(node: SgNode): Expr {
     case 'parenthesized_expression':
     case 'cast_expression': {
       const inner = kindOf(node) === 'cast_expression' ? node.field('value') : node.children().find((c) => c.isNamed());
-      return inner ? javaExpr(inner) : opaque(node);
+      return inner ? sub(inner) : opaque(node);
     }
     case 'method_invocation': {
       const object = node.field('object');
@@ -98,8 +100,8 @@ export function javaExpr(node: SgNode): Expr {
         k: 'call',
         callee: object ? (head ? `${head}.${name}` : '') : name,
         name,
-        receiver: object ? javaExpr(object) : undefined,
-        args: argumentsOf(node.field('arguments')),
+        receiver: object ? sub(object) : undefined,
+        args: argumentsOf(node.field('arguments'), line),
         kwargs: {},
         line,
       };
@@ -110,7 +112,7 @@ export function javaExpr(node: SgNode): Expr {
         k: 'call',
         callee: type,
         name: type.split('.').pop() ?? type,
-        args: argumentsOf(node.field('arguments')),
+        args: argumentsOf(node.field('arguments'), line),
         kwargs: {},
         isNew: true,
         line,
@@ -118,29 +120,29 @@ export function javaExpr(node: SgNode): Expr {
     }
     case 'array_creation_expression': {
       const init = node.children().find((c) => kindOf(c) === 'array_initializer');
-      return { k: 'list', items: init ? argumentsOf(init) : [], line };
+      return { k: 'list', items: init ? argumentsOf(init, line) : [], line };
     }
     case 'array_initializer':
-      return { k: 'list', items: argumentsOf(node), line };
+      return { k: 'list', items: argumentsOf(node, line), line };
     case 'array_access': {
       const array = node.field('array');
       const index = node.field('index');
-      return array && index ? { k: 'index', object: javaExpr(array), index: javaExpr(index), line } : opaque(node);
+      return array && index ? { k: 'index', object: sub(array), index: sub(index), line } : opaque(node);
     }
     case 'binary_expression': {
       const left = node.field('left');
       const right = node.field('right');
       const op = node.field('operator')?.text() ?? '';
-      return left && right ? { k: 'binary', op, left: javaExpr(left), right: javaExpr(right), line } : opaque(node);
+      return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque(node);
     }
     case 'unary_expression': {
       const arg = node.field('operand');
-      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: javaExpr(arg), line } : opaque(node);
+      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque(node);
     }
     case 'ternary_expression': {
       const [test, then, otherwise] = [node.field('condition'), node.field('consequence'), node.field('alternative')];
       return test && then && otherwise
-        ? { k: 'cond', test: javaExpr(test), whenTrue: javaExpr(then), whenFalse: javaExpr(otherwise), line }
+        ? { k: 'cond', test: sub(test), whenTrue: sub(then), whenFalse: sub(otherwise), line }
         : opaque(node);
     }
     case 'instanceof_expression':

@@ -2,8 +2,6 @@ import type { SgNode } from '@ast-grep/napi';
 import type { Expr } from '../ir.js';
 import { kindOf, lineOf, named } from '../syntax.js';
 
-const opaque = (node: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line: lineOf(node) });
-
 /** The dotted spelling of a name or attribute chain (`os.path.join`), '' when computed. */
 export function pythonDotted(node: SgNode | null | undefined): string {
   if (!node) return '';
@@ -22,8 +20,7 @@ function unescapeText(text: string): string {
   });
 }
 
-function stringExpr(node: SgNode): Expr {
-  const line = lineOf(node);
+function stringExpr(node: SgNode, line: number): Expr {
   const parts: Expr[] = [];
   for (const child of named(node)) {
     const kind = kindOf(child);
@@ -31,7 +28,7 @@ function stringExpr(node: SgNode): Expr {
     else if (kind === 'escape_sequence') parts.push({ k: 'const', value: unescapeText(child.text()), line });
     else if (kind === 'interpolation') {
       const inner = named(child)[0];
-      if (inner) parts.push(pythonExpr(inner));
+      if (inner) parts.push(pythonExpr(inner, line));
     }
   }
   // Escapes inside string_content are their own nodes in some grammars and raw text in others.
@@ -41,16 +38,16 @@ function stringExpr(node: SgNode): Expr {
 }
 
 function call(node: SgNode): Expr {
+  const line = lineOf(node);
   const fn = node.field('function');
   const args: Expr[] = [];
   const kwargs: Record<string, Expr> = {};
   for (const arg of named(node.field('arguments'))) {
     if (kindOf(arg) === 'keyword_argument') {
       const value = arg.field('value');
-      if (value) kwargs[arg.field('name')?.text() ?? ''] = pythonExpr(value);
-    } else args.push(pythonExpr(arg));
+      if (value) kwargs[arg.field('name')?.text() ?? ''] = pythonExpr(value, line);
+    } else args.push(pythonExpr(arg, line));
   }
-  const line = lineOf(node);
   if (kindOf(fn) === 'attribute') {
     const object = fn?.field('object');
     const name = fn?.field('attribute')?.text() ?? '';
@@ -58,7 +55,7 @@ function call(node: SgNode): Expr {
       k: 'call',
       callee: pythonDotted(fn),
       name,
-      receiver: object ? pythonExpr(object) : undefined,
+      receiver: object ? pythonExpr(object, line) : undefined,
       args,
       kwargs,
       line,
@@ -78,27 +75,33 @@ function operatorText(node: SgNode): string {
 }
 
 /** A Python expression node in the analysis' vocabulary. */
-export function pythonExpr(node: SgNode): Expr {
-  const line = lineOf(node);
+/** Kinds whose own line matters (a sink's or source's); others take their parent's, read once. */
+const OWN_LINE = new Set(['call', 'attribute', 'subscript']);
+
+export function pythonExpr(node: SgNode, at?: number): Expr {
+  const kind = kindOf(node);
+  const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
+  const sub = (n: SgNode): Expr => pythonExpr(n, line);
+  const opaque = (n: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
   const kids = named(node);
-  switch (kindOf(node)) {
+  switch (kind) {
     case 'identifier':
       return { k: 'name', name: node.text(), line };
     case 'attribute': {
       const object = node.field('object');
       return object
-        ? { k: 'attr', object: pythonExpr(object), name: node.field('attribute')?.text() ?? '', line }
+        ? { k: 'attr', object: sub(object), name: node.field('attribute')?.text() ?? '', line }
         : opaque(node);
     }
     case 'subscript': {
       const value = node.field('value');
       const index = node.field('subscript');
       if (!value || !index) return opaque(node);
-      if (kindOf(index) === 'slice') return opaque(node, [pythonExpr(value)]);
-      return { k: 'index', object: pythonExpr(value), index: pythonExpr(index), line };
+      if (kindOf(index) === 'slice') return opaque(node, [sub(value)]);
+      return { k: 'index', object: sub(value), index: sub(index), line };
     }
     case 'string':
-      return stringExpr(node);
+      return stringExpr(node, line);
     case 'concatenated_string':
       return { k: 'concat', parts: kids.map(pythonExpr), line };
     case 'integer':
@@ -118,26 +121,26 @@ export function pythonExpr(node: SgNode): Expr {
       const left = node.field('left');
       const right = node.field('right');
       const op = node.field('operator')?.text() ?? operatorText(node);
-      return left && right ? { k: 'binary', op, left: pythonExpr(left), right: pythonExpr(right), line } : opaque(node);
+      return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque(node);
     }
     case 'comparison_operator': {
       const [left, right] = kids;
       return kids.length === 2 && left && right
-        ? { k: 'binary', op: operatorText(node), left: pythonExpr(left), right: pythonExpr(right), line }
+        ? { k: 'binary', op: operatorText(node), left: sub(left), right: sub(right), line }
         : opaque(node);
     }
     case 'not_operator': {
       const arg = node.field('argument');
-      return arg ? { k: 'unary', op: 'not', arg: pythonExpr(arg), line } : opaque(node);
+      return arg ? { k: 'unary', op: 'not', arg: sub(arg), line } : opaque(node);
     }
     case 'unary_operator': {
       const arg = node.field('argument');
-      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: pythonExpr(arg), line } : opaque(node);
+      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque(node);
     }
     case 'conditional_expression': {
       const [then, test, otherwise] = kids;
       return then && test && otherwise
-        ? { k: 'cond', test: pythonExpr(test), whenTrue: pythonExpr(then), whenFalse: pythonExpr(otherwise), line }
+        ? { k: 'cond', test: sub(test), whenTrue: sub(then), whenFalse: sub(otherwise), line }
         : opaque(node);
     }
     case 'list':
@@ -151,13 +154,13 @@ export function pythonExpr(node: SgNode): Expr {
         entries: kids.flatMap((pair): [Expr, Expr][] => {
           const key = pair.field('key');
           const value = pair.field('value');
-          return kindOf(pair) === 'pair' && key && value ? [[pythonExpr(key), pythonExpr(value)]] : [];
+          return kindOf(pair) === 'pair' && key && value ? [[sub(key), sub(value)]] : [];
         }),
         line,
       };
     case 'parenthesized_expression':
     case 'await':
-      return kids[0] ? pythonExpr(kids[0]) : opaque(node);
+      return kids[0] ? sub(kids[0]) : opaque(node);
     case 'lambda':
       return opaque(node);
     default:

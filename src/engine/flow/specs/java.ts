@@ -291,6 +291,12 @@ export const JAVA_SPEC: FlowSpec = {
     extend: ['addAll', 'putAll'],
     clear: ['clear'],
   },
-  builders: ['StringBuilder', 'StringBuffer', 'StringWriter'],
+  rejects: [
+    { text: '..', cwes: [22] },
+    { text: "'", cwes: [89, 643] },
+    { text: '<', cwes: [79] },
+  ],
+  responses: [],
+  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
 };
