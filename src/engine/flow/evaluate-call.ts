@@ -5,7 +5,7 @@ import { foldMethod } from './fold.js';
 import { callFunction } from './interpret.js';
 import type { Expr, FunctionIR } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
-import { anyTaint, clear, constant, taintFor, UNKNOWN, type Value } from './value.js';
+import { anyTaint, clear, constant, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
 
 type Call = Extract<Expr, { k: 'call' }>;
 
@@ -36,9 +36,11 @@ export const firstOf = (value: Value): Value => (value.items ? readElement(value
 function sinkValues(
   analysis: Analysis,
   sink: Analysis['spec']['sinks'][number],
+  receiver: Value | undefined,
   args: Value[],
   kwargs: Map<string, Value>,
 ): Value[] {
+  if (sink.receiver) return receiver ? [receiver] : [];
   if (sink.programOnly) {
     const command = args[0] ?? kwargs.get('args');
     if (!command) return [];
@@ -50,7 +52,15 @@ function sinkValues(
   return sink.firstOfSequence ? values.map(firstOf) : values;
 }
 
-function checkSinks(analysis: Analysis, call: Call, names: string[], args: Value[], kwargs: Map<string, Value>): void {
+function checkSinks(
+  analysis: Analysis,
+  call: Call,
+  names: string[],
+  receiver: Value | undefined,
+  args: Value[],
+  kwargs: Map<string, Value>,
+): boolean {
+  let matched = false;
   for (const sink of analysis.spec.sinks) {
     if (!matchesAny(sink.calls, names)) continue;
     if (sink.requireKwarg !== undefined) {
@@ -66,10 +76,12 @@ function checkSinks(analysis: Analysis, call: Call, names: string[], args: Value
       const flag = holder?.props?.get(prop.prop);
       if (!flag?.known || !flag.constant) continue;
     }
-    const values = sinkValues(analysis, sink, args, kwargs);
+    matched = true;
+    const values = sinkValues(analysis, sink, receiver, args, kwargs);
     for (const [i, value] of values.entries()) {
       const taint = taintFor(value, sink.cwe);
       if (!taint) continue;
+      if (sink.unlessFixedHost && FIXED_HOST.test(prefixOf(value) ?? '')) continue;
       const argExpr = call.args[i];
       recordFlow(analysis, {
         sinkLine: call.line,
@@ -82,7 +94,11 @@ function checkSinks(analysis: Analysis, call: Call, names: string[], args: Value
       break;
     }
   }
+  return matched;
 }
+
+/** A URL whose scheme and host are fixed (`https://api.example/`), or a path on this site (`/home`). */
+const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+[/?#]|\/(?![/\\]))/i;
 
 /** A function or method of this file the call reaches, if the analysis may follow it. */
 function localTarget(analysis: Analysis, call: Call): FunctionIR | undefined {
@@ -110,7 +126,8 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const kwargs = new Map(Object.entries(call.kwargs).map(([k, e]) => [k, evaluate(analysis, env, e)] as const));
   const names = namesOf(analysis, call, receiver);
   const match = (patterns: string[]) => matchesAny(patterns, names);
-  checkSinks(analysis, call, names, args, kwargs);
+  // A sink's result (an open file, a query's rows, a response) is not the input: the flow was reported there.
+  const sunk = checkSinks(analysis, call, names, receiver, args, kwargs);
   const inputs = [receiver, ...args, ...kwargs.values()];
 
   for (const sanitizer of spec.sanitizers) {
@@ -124,6 +141,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
       return { taint: { line: call.line, description: source.description }, type };
   }
   if (match(spec.responses)) return { type: 'Response' };
+  if (sunk) return type ? { type } : UNKNOWN;
   const target = localTarget(analysis, call);
   if (target) return callFunction(analysis, target, args, kwargs);
   const made = newContainer(spec.containers, args, match);
@@ -143,6 +161,9 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (match(spec.scalarResults)) return type ? { type } : UNKNOWN;
   const taint = anyTaint(inputs);
   const out: Value = { taint, type: type ?? (call.isNew ? call.callee.split('.').pop() : undefined) };
+  // An object made from a string (`new URL(text)`) starts with what the text starts with.
+  const first = args[0];
+  if (call.isNew && first) out.prefix = prefixOf(first);
   if (match(spec.normalizers)) out.normalized = true;
   // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.
   if (kwargs.size > 0) out.props = kwargs;

@@ -3,7 +3,7 @@ import { evaluateCall } from './evaluate-call.js';
 import { foldBinary, foldUnary, truthy } from './fold.js';
 import type { Expr } from './ir.js';
 import { matchesAny } from './qualified-name.js';
-import { anyTaint, constant, keyOf, merge, taintOf, UNKNOWN, type Value } from './value.js';
+import { anyTaint, constant, keyOf, merge, prefixOf, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** The dotted spelling of a name or attribute chain (`os.path.join`), '' for anything else. */
 export function dottedName(expr: Expr): string {
@@ -88,7 +88,10 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       // A comparison or membership test yields a boolean, whatever its operands.
       if (/^(==|!=|===|!==|<|<=|>|>=|in|not in|is|is not|instanceof)$/.test(expr.op)) return UNKNOWN;
       const taint = anyTaint([left, right]);
-      return taint ? { taint } : UNKNOWN;
+      // `"https://host/" + path` keeps its host; `"/x/%s" % path` its text before the first `%`.
+      const head = prefixOf(left);
+      const prefix = expr.op === '+' ? head : expr.op === '%' ? head?.split('%')[0] : undefined;
+      return taint ? { taint, prefix } : UNKNOWN;
     }
     case 'unary': {
       const arg = evaluate(analysis, env, expr.arg);
@@ -120,7 +123,7 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       const parts = expr.parts.map((p) => evaluate(analysis, env, p));
       if (parts.every((p) => p.known)) return constant(parts.map((p) => String(p.constant)).join(''));
       const taint = anyTaint(parts);
-      return taint ? { taint } : UNKNOWN;
+      return taint ? { taint, prefix: parts[0] ? prefixOf(parts[0]) : undefined } : UNKNOWN;
     }
     case 'opaque': {
       const taint = anyTaint(expr.parts.map((p) => evaluate(analysis, env, p)));

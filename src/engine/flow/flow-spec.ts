@@ -51,6 +51,10 @@ export interface SinkSpec {
   programOnly?: boolean | undefined;
   /** Only the first element of a sequence argument (Flask's `(body, status, headers)`). */
   firstOfSequence?: boolean | undefined;
+  /** The receiver is what is dangerous (`url.openStream()`, `in.readObject()`). */
+  receiver?: boolean | undefined;
+  /** Not when the value starts with a fixed scheme and host, or is a relative path. */
+  unlessFixedHost?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */
   requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
 }
@@ -114,6 +118,8 @@ export interface FlowSpec {
    * safe where it does not for these CWEs (`if "../" in name: abort()`).
    */
   rejects: { text: string; cwes: number[] }[];
+  /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */
+  exits: string[];
   /** Calls returning a response object rather than text: returning one writes no text. */
   responses: string[];
   /** Programs that run their `-c` argument as a shell command. */

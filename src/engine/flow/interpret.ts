@@ -1,5 +1,5 @@
 import { type Analysis, type Env, type Frame, recordFlow } from './context.js';
-import { dottedName, evaluate, readElement } from './evaluate.js';
+import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
 import { firstOf } from './evaluate-call.js';
 import { foldBinary, truthy } from './fold.js';
 import { refine, refinementsOf } from './guards.js';
@@ -120,9 +120,13 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
     case 'declare':
       env.set(stmt.name, { type: stmt.type });
       return env;
-    case 'expr':
+    case 'expr': {
       evaluate(analysis, env, stmt.expr);
-      return env;
+      const e = stmt.expr;
+      const exits =
+        e.k === 'call' && e.callee && matchesAny(analysis.spec.exits, [e.callee, qualify(analysis, e.callee)]);
+      return exits ? undefined : env;
+    }
     case 'block':
       return run(analysis, env, stmt.body, frame);
     case 'return': {

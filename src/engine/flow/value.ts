@@ -27,6 +27,8 @@ export interface Value {
   type?: string | undefined;
   /** Passed through a path normaliser (realpath, getCanonicalPath): a prefix check then clears it. */
   normalized?: boolean | undefined;
+  /** The constant text a string built by concatenation starts with (a URL's scheme and host). */
+  prefix?: string | undefined;
   /** Constant keyword arguments of the constructor that made it (XML parser flags). */
   props?: Map<string, Value> | undefined;
 }
@@ -95,6 +97,7 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
     taint: mergeTaint(a.taint, b.taint),
     type: a.type === b.type ? a.type : (a.type ?? b.type),
     normalized: a.normalized && b.normalized,
+    prefix: a.prefix === b.prefix ? a.prefix : undefined,
   };
   if (a.known && b.known && a.constant === b.constant) {
     out.known = true;
@@ -120,6 +123,10 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
   }
   return out;
 }
+
+/** The constant text a value starts with: all of it when known, else what concatenation kept. */
+export const prefixOf = (value: Value): string | undefined =>
+  value.known && typeof value.constant === 'string' ? value.constant : value.prefix;
 
 /** A map key or list index as the analysis keys it: only constants are keys. */
 export function keyOf(value: Value): string | undefined {

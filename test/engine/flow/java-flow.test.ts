@@ -27,7 +27,7 @@ describe('Java taint flows', () => {
     const source = `class H {
   void get(javax.servlet.http.HttpServletRequest req) throws Exception {
     String p = req.getHeader("X");
-    java.io.File f = new java.io.File("/data/" + p);
+    java.io.FileInputStream f = new java.io.FileInputStream("/data/" + p);
     java.lang.Runtime.getRuntime().exec(p);
   }
 }`;
@@ -145,7 +145,7 @@ describe('Java taint flows', () => {
   @GetMapping("/u")
   public String u(@RequestParam("name") String name, @RequestHeader("X") String h, HttpServletRequest request) {
     jdbcTemplate.queryForList("select * from u where n = '" + name + "'");
-    new java.io.File(h);
+    new java.io.FileReader(h);
     java.util.Enumeration<String> hs = request.getHeaders("Y");
     String first = hs.nextElement();
     request.getSession().setAttribute("k", first);
@@ -167,6 +167,32 @@ describe('Java taint flows', () => {
       Runtime.getRuntime().exec(p);
     }`),
     ).toEqual(['78@8<-4']);
+  });
+
+  it('reports a File or URL built from input where it is opened, and a stream where objects are read', () => {
+    expect(
+      java(`    String p = request.getParameter("p");
+    java.io.File f = new java.io.File("/srv/data", p);
+    if (f.exists()) {
+      java.net.URL u = new java.net.URL(p);
+      u.openStream();
+      new java.net.URL("https://api.example/v1/" + p).openStream();
+      java.io.ObjectInputStream in = new java.io.ObjectInputStream(request.getInputStream());
+      in.readObject();
+    }`),
+    ).toEqual(['22@6<-4', '918@8<-4', '502@11<-10']);
+  });
+
+  it('clears a path normalised and checked against its base, and a value rejected for containing `..`', () => {
+    expect(
+      java(`    String p = request.getParameter("p");
+    java.nio.file.Path path = ROOT.resolve(p).normalize();
+    if (!path.startsWith(ROOT)) throw new SecurityException(p);
+    java.nio.file.Files.readAllBytes(path);
+    if (p.contains("..")) { return; }
+    new java.io.FileInputStream(p);
+    response.getWriter().print(p);`),
+    ).toEqual(['79@10<-4']);
   });
 
   it('reports XPath and LDAP queries built from request input', () => {

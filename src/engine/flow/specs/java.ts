@@ -95,7 +95,6 @@ export const JAVA_SPEC: FlowSpec = {
     },
     {
       calls: [
-        'new File',
         'new FileInputStream',
         'new FileOutputStream',
         'new FileReader',
@@ -103,9 +102,7 @@ export const JAVA_SPEC: FlowSpec = {
         'new RandomAccessFile',
         'new PrintWriter',
         'new PrintStream',
-        'Paths.get',
-        'Path.of',
-        'Path.resolve',
+        '*.transferTo',
         ...on(
           ['Files'],
           [
@@ -147,26 +144,42 @@ export const JAVA_SPEC: FlowSpec = {
     },
     { calls: on(['XPath'], ['evaluate', 'compile', 'evaluateExpression']), args: [0], cwe: 643, kind: 'XPath query' },
     { calls: on(['HttpSession'], ['setAttribute', 'putValue']), cwe: 501, kind: 'session attribute' },
-    { calls: on(['HttpServletResponse'], ['sendRedirect']), cwe: 601, kind: 'redirect' },
+    { calls: on(['HttpServletResponse'], ['sendRedirect']), unlessFixedHost: true, cwe: 601, kind: 'redirect' },
     {
       calls: on(['ScriptEngine'], ['eval']).concat(['ExpressionParser.parseExpression', 'GroovyShell.evaluate']),
       args: [0],
       cwe: 94,
       kind: 'code evaluation',
     },
+    { calls: ['XStream.fromXML', 'Yaml.load'], args: [0], cwe: 502, kind: 'deserialisation' },
+    // A stream is read (and its objects built) by readObject, where the comment belongs.
     {
-      calls: ['new ObjectInputStream', 'new XMLDecoder', 'XStream.fromXML', 'Yaml.load'],
-      args: [0],
+      calls: on(['ObjectInputStream', 'XMLDecoder'], ['readObject', 'readUnshared']),
+      receiver: true,
       cwe: 502,
       kind: 'deserialisation',
     },
+    // A File or URL built from input is only a name until something opens it.
     {
-      calls: [
-        'new URL',
-        'URI.create',
-        ...on(['RestTemplate'], ['getForObject', 'getForEntity', 'postForObject', 'postForEntity', 'exchange']),
-      ],
+      calls: on(
+        ['File'],
+        ['exists', 'delete', 'createNewFile', 'mkdir', 'mkdirs', 'listFiles', 'list', 'renameTo', 'deleteOnExit'],
+      ),
+      receiver: true,
+      cwe: 22,
+      kind: 'file path',
+    },
+    {
+      calls: on(['URL'], ['openStream', 'openConnection', 'getContent']),
+      receiver: true,
+      unlessFixedHost: true,
+      cwe: 918,
+      kind: 'outgoing request URL',
+    },
+    {
+      calls: [...on(['RestTemplate'], ['getForObject', 'getForEntity', 'postForObject', 'postForEntity', 'exchange'])],
       args: [0],
+      unlessFixedHost: true,
       cwe: 918,
       kind: 'outgoing request URL',
     },
@@ -213,6 +226,7 @@ export const JAVA_SPEC: FlowSpec = {
   normalizers: [
     'File.getCanonicalPath',
     'Path.normalize',
+    '*.normalize',
     'Path.toRealPath',
     'FilenameUtils.normalize',
     '*.getCanonicalPath',
@@ -297,6 +311,7 @@ export const JAVA_SPEC: FlowSpec = {
     { text: '<', cwes: [79] },
   ],
   responses: [],
+  exits: ['System.exit'],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
 };
