@@ -26,7 +26,8 @@ function pathOf(expr: Expr | undefined): string | undefined {
 /**
  * Allow-list membership (`x in ALLOWED`, `allowed.contains(x)`), equality with a constant, a
  * host allow-list check, and a prefix check of a normalised path make their variable safe where
- * they hold; `not` and `!` swap the branches, `and`/`&&` proves both sides.
+ * they hold; `not` and `!` swap the branches, `and`/`&&` proves both sides where it holds and
+ * `or`/`||` both where it does not.
  */
 export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinements {
   if (test.k === 'unary' && (test.op === '!' || test.op === 'not')) {
@@ -38,6 +39,12 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
       const a = refinementsOf(analysis, env, test.left);
       const b = refinementsOf(analysis, env, test.right);
       return { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: [] };
+    }
+    // `a || b` is false only where both are: `if (!inside(p) || other) return;` proves inside(p) after.
+    if (test.op === '||' || test.op === 'or') {
+      const a = refinementsOf(analysis, env, test.left);
+      const b = refinementsOf(analysis, env, test.right);
+      return { whenTrue: [], whenFalse: [...a.whenFalse, ...b.whenFalse] };
     }
     if ((test.op === 'in' || test.op === 'not in') && test.left.k === 'const') {
       const rejected = rejection(analysis, test.left.value, test.right);

@@ -260,6 +260,17 @@ def v():
     ).toEqual(['78@5<-4']);
   });
 
+  it("takes Django's format_html as escaping its arguments", () => {
+    const source = `from django.http import HttpResponse
+from django.utils.html import format_html
+def v(request):
+    return HttpResponse(format_html("<p>{}</p>", request.GET.get("n", "")))
+def w(request):
+    return HttpResponse("<p>%s</p>" % request.GET.get("n", ""))
+`;
+    expect(flowsOf('python', source)).toEqual(['79@6<-6']);
+  });
+
   it('reports a session key chosen by the user', () => {
     expect(
       flowsOf(

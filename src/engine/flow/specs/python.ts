@@ -225,6 +225,7 @@ export const PYTHON_SPEC: FlowSpec = {
         'flask.escape',
         'cgi.escape',
         'django.utils.html.escape',
+        'django.utils.html.format_html',
         'escape',
         'bleach.clean',
         'xml.sax.saxutils.escape',
