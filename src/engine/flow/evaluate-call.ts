@@ -97,6 +97,16 @@ function checkSinks(
   return matched;
 }
 
+const patterns = new Map<string, RegExp>();
+const namePattern = (source: string): RegExp => {
+  let re = patterns.get(source);
+  if (!re) {
+    re = new RegExp(source, 'i');
+    patterns.set(source, re);
+  }
+  return re;
+};
+
 /** A URL whose scheme and host are fixed (`https://api.example/`), or a path on this site (`/home`). */
 const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+[/?#]|\/(?![/\\]))/i;
 
@@ -135,12 +145,20 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     const taint = sanitizer.cwes ? clear(anyTaint(inputs), sanitizer.cwes) : undefined;
     return taint ? { taint } : UNKNOWN;
   }
+  const named = spec.sanitizerNames.find((s) => namePattern(s.pattern).test(call.name));
+  if (named) {
+    const taint = clear(anyTaint(inputs), named.cwes);
+    return taint ? { taint } : UNKNOWN;
+  }
   const type = lookup(spec.returns, names);
   for (const source of spec.sources) {
     if (source.calls && match(source.calls))
       return { taint: { line: call.line, description: source.description }, type };
   }
   if (match(spec.responses)) return { type: 'Response' };
+  const parsed = call.args[0];
+  if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr'))
+    return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
   if (sunk) return type ? { type } : UNKNOWN;
   const target = localTarget(analysis, call);
   if (target) return callFunction(analysis, target, args, kwargs);

@@ -118,6 +118,11 @@ export interface FlowSpec {
    * safe where it does not for these CWEs (`if "../" in name: abort()`).
    */
   rejects: { text: string; cwes: number[] }[];
+  /** URL parsers (`urlparse`, `new URI`), and the parts of their result that name the host. */
+  urlParsers: string[];
+  urlHosts: string[];
+  /** Sanitizers known by a naming convention (`escapeHtml`, `html_escape`): a regular expression on the name. */
+  sanitizerNames: { pattern: string; cwes: number[] }[];
   /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */
   exits: string[];
   /** Calls returning a response object rather than text: returning one writes no text. */

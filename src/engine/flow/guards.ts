@@ -51,6 +51,8 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
       return test.op === 'in' ? rejected : { whenTrue: rejected.whenFalse, whenFalse: rejected.whenTrue };
     }
     if (test.op === 'in' || test.op === 'not in') {
+      const host = hostCheck(analysis, env, test.left);
+      if (host) return test.op === 'in' ? { whenTrue: host, whenFalse: [] } : { whenTrue: [], whenFalse: host };
       const path = pathOf(test.left);
       // Membership in what the user sent proves nothing; only a list the code holds is an allow-list.
       if (!path || taintOf(evaluate(analysis, env, test.right))) return NONE;
@@ -78,6 +80,8 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
   for (const guard of analysis.spec.guards) {
     if (!matchesAny(guard.calls, written)) continue;
     const subject = guard.subject === 'receiver' ? test.receiver : test.args[guard.subject];
+    const host = subject ? hostCheck(analysis, env, subject) : undefined;
+    if (host) return { whenTrue: host, whenFalse: [] };
     const path = pathOf(subject);
     if (!path || !subject) continue;
     const list = guard.subject === 'receiver' ? undefined : test.receiver;
@@ -86,6 +90,18 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     return { whenTrue: [{ path, cwes: guard.cwes }], whenFalse: [] };
   }
   return NONE;
+}
+
+/**
+ * `parsed.netloc` / `url.getHost()` of a URL parsed from a variable: an allow-list check of it
+ * makes that variable safe to request or redirect to.
+ */
+function hostCheck(analysis: Analysis, env: Env, expr: Expr): Refinement[] | undefined {
+  const part = expr.k === 'attr' ? expr.name : expr.k === 'call' && expr.args.length === 0 ? expr.name : undefined;
+  const object = expr.k === 'attr' ? expr.object : expr.k === 'call' ? expr.receiver : undefined;
+  if (!part || !object || !analysis.spec.urlHosts.includes(part)) return undefined;
+  const from = evaluate(analysis, env, object).parsedFrom;
+  return from ? [{ path: from, cwes: [601, 918] }] : undefined;
 }
 
 /** `"../" in x`: where it does not hold, x is safe for what that text would have broken. */

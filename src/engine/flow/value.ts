@@ -27,6 +27,8 @@ export interface Value {
   type?: string | undefined;
   /** Passed through a path normaliser (realpath, getCanonicalPath): a prefix check then clears it. */
   normalized?: boolean | undefined;
+  /** For a parsed URL, the variable it was parsed from: a check of its host clears that variable. */
+  parsedFrom?: string | undefined;
   /** The constant text a string built by concatenation starts with (a URL's scheme and host). */
   prefix?: string | undefined;
   /** Constant keyword arguments of the constructor that made it (XML parser flags). */
@@ -98,6 +100,7 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
     type: a.type === b.type ? a.type : (a.type ?? b.type),
     normalized: a.normalized && b.normalized,
     prefix: a.prefix === b.prefix ? a.prefix : undefined,
+    parsedFrom: a.parsedFrom === b.parsedFrom ? a.parsedFrom : undefined,
   };
   if (a.known && b.known && a.constant === b.constant) {
     out.known = true;

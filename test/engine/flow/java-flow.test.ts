@@ -195,6 +195,17 @@ describe('Java taint flows', () => {
     ).toEqual(['79@10<-4']);
   });
 
+  it('clears a redirect target whose parsed host is on an allow-list', () => {
+    expect(
+      java(`    String next = request.getParameter("next");
+    java.net.URI uri = new java.net.URI(next);
+    if (!ALLOWED_HOSTS.contains(uri.getHost())) { response.sendError(400); return; }
+    response.sendRedirect(next);
+    response.sendRedirect("/home?from=" + next);
+    response.sendRedirect(request.getParameter("other"));`),
+    ).toEqual(['601@9<-9']);
+  });
+
   it('reports XPath and LDAP queries built from request input', () => {
     expect(
       java(`    String p = request.getParameter("p");

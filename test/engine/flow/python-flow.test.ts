@@ -271,6 +271,40 @@ def w(request):
     expect(flowsOf('python', source)).toEqual(['79@6<-6']);
   });
 
+  it('clears a URL whose parsed host was checked against an allow-list, and escapes by naming convention', () => {
+    const source = `from flask import request, redirect
+from urllib.parse import urlparse
+from helpers import escape_html
+def v():
+    nxt = request.args.get("next")
+    u = urlparse(nxt)
+    if u.netloc not in ["example.com"] or u.scheme != "https":
+        return "bad"
+    return redirect(nxt)
+def w():
+    nxt = request.args.get("next")
+    u = urlparse(nxt)
+    if u.scheme != "https":
+        return "bad"
+    return redirect(nxt)
+@app.route("/x")
+def x():
+    return "<p>" + escape_html(request.args["q"]) + "</p>"
+`;
+    expect(flowsOf('python', source)).toEqual(['601@15<-11']);
+  });
+
+  it('reads escapes in string literals: a rejected quote written escaped', () => {
+    const source = `from flask import request
+def v(cursor):
+    name = request.args.get("name")
+    if '\\'' in name:
+        return "no"
+    cursor.execute(f"select * from t where n = '{name}'")
+`;
+    expect(flowsOf('python', source)).toEqual([]);
+  });
+
   it('reports a session key chosen by the user', () => {
     expect(
       flowsOf(

@@ -22,16 +22,18 @@ function unescapeText(text: string): string {
 
 function stringExpr(node: SgNode, line: number): Expr {
   const parts: Expr[] = [];
+  const raw = /^[a-zA-Z]*[rR]/.test(node.children()[0]?.text() ?? '');
   for (const child of named(node)) {
     const kind = kindOf(child);
-    if (kind === 'string_content') parts.push({ k: 'const', value: child.text(), line });
+    // Escapes are children of string_content, whose text is the source spelling.
+    if (kind === 'string_content')
+      parts.push({ k: 'const', value: raw ? child.text() : unescapeText(child.text()), line });
     else if (kind === 'escape_sequence') parts.push({ k: 'const', value: unescapeText(child.text()), line });
     else if (kind === 'interpolation') {
       const inner = named(child)[0];
       if (inner) parts.push(pythonExpr(inner, line));
     }
   }
-  // Escapes inside string_content are their own nodes in some grammars and raw text in others.
   if (parts.every((p) => p.k === 'const'))
     return { k: 'const', value: parts.map((p) => (p.k === 'const' ? String(p.value) : '')).join(''), line };
   return { k: 'concat', parts, line };

@@ -317,6 +317,9 @@ export const PYTHON_SPEC: FlowSpec = {
     { text: "'", cwes: [89, 643] },
     { text: '<', cwes: [79] },
   ],
+  urlParsers: ['urllib.parse.urlparse', 'urllib.parse.urlsplit', 'urlparse.urlparse'],
+  urlHosts: ['netloc', 'hostname'],
+  sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|escape_?for_?html|encode_?for_?html)', cwes: [79] }],
   exits: ['flask.abort', 'sys.exit', 'os._exit', 'fastapi.HTTPException'],
   responses: [
     'flask.redirect',
