@@ -146,7 +146,14 @@ export function flowFindings(
   if (!prefix) return [];
   const lines = source.split(/\r?\n/);
   const matches: RuleMatch[] = [];
-  for (const flow of findTaintFlows(language, root)) {
+  let flows: ReturnType<typeof findTaintFlows>;
+  try {
+    flows = findTaintFlows(language, root);
+  } catch {
+    // A tree the adapters do not expect costs this file its flow comments, never the review.
+    return [];
+  }
+  for (const flow of flows) {
     const rule = RULES[flow.cwe];
     if (!rule) continue;
     const code = (lines[flow.sinkLine - 1] ?? '').trim();

@@ -53,6 +53,11 @@ export interface SinkSpec {
   firstOfSequence?: boolean | undefined;
   /** The receiver is what is dangerous (`url.openStream()`, `in.readObject()`). */
   receiver?: boolean | undefined;
+  /**
+   * Only when the dangerous value starts with text matching this expression: a generic method
+   * name (`search`) is a sink when its argument is built as the query language (`(uid=...)`).
+   */
+  requirePrefix?: string | undefined;
   /** Not when the value starts with a fixed scheme and host, or is a relative path. */
   unlessFixedHost?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */

@@ -305,6 +305,18 @@ def v(cursor):
     expect(flowsOf('python', source)).toEqual([]);
   });
 
+  it('reports an LDAP filter built from input, and not a search for other text', () => {
+    const source = `from flask import request
+import re
+def v(conn):
+    uid = request.args.get("uid")
+    conn.search("ou=users", f"(&(objectClass=person)(uid={uid}))")
+    re.search("x", uid)
+    conn.search_s("ou=users", 2, "(uid=" + uid + ")")
+`;
+    expect(flowsOf('python', source)).toEqual(['90@5<-4', '90@7<-4']);
+  });
+
   it('reports a session key chosen by the user', () => {
     expect(
       flowsOf(

@@ -142,6 +142,8 @@ export const JAVA_SPEC: FlowSpec = {
       cwe: 90,
       kind: 'LDAP query',
     },
+    // A directory search on a context of unknown type: its filter is `(attr=value)`.
+    { calls: ['*.search'], args: [1], requirePrefix: '^\\s*\\(', cwe: 90, kind: 'LDAP query' },
     { calls: on(['XPath'], ['evaluate', 'compile', 'evaluateExpression']), args: [0], cwe: 643, kind: 'XPath query' },
     { calls: on(['HttpSession'], ['setAttribute', 'putValue']), cwe: 501, kind: 'session attribute' },
     { calls: on(['HttpServletResponse'], ['sendRedirect']), unlessFixedHost: true, cwe: 601, kind: 'redirect' },

@@ -129,6 +129,15 @@ export const PYTHON_SPEC: FlowSpec = {
       cwe: 90,
       kind: 'LDAP query',
     },
+    // ldap3's `conn.search(base, filter)` on a connection of unknown type: a filter is `(attr=value)`.
+    {
+      calls: ['*.search'],
+      args: [1],
+      kwargs: ['search_filter'],
+      requirePrefix: '^\\s*\\(',
+      cwe: 90,
+      kind: 'LDAP query',
+    },
     {
       calls: [
         '*.xpath',
