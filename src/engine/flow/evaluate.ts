@@ -71,8 +71,17 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       const taint = taintOf(object);
       return taint ? { taint } : UNKNOWN;
     }
-    case 'index':
-      return readElement(evaluate(analysis, env, expr.object), evaluate(analysis, env, expr.index));
+    case 'index': {
+      const object = evaluate(analysis, env, expr.object);
+      const index = evaluate(analysis, env, expr.index);
+      // A character of a constant string (`"ABC"[1]`) is a constant too.
+      if (object.known && typeof object.constant === 'string' && index.known && typeof index.constant === 'number') {
+        const i = index.constant < 0 ? object.constant.length + index.constant : index.constant;
+        const char = object.constant[i];
+        if (char !== undefined) return constant(char);
+      }
+      return readElement(object, index);
+    }
     case 'call':
       return evaluateCall(analysis, env, expr);
     case 'binary': {

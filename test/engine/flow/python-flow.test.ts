@@ -93,11 +93,11 @@ def view(db):
     else:
         y = p
     eval(y)
-    match "b":
-        case "a":
-            z = p
-        case _:
+    match "ABC"[1]:
+        case "a" | "B":
             z = "safe"
+        case _:
+            z = p
     eval(z)
     w = p if request.method == "POST" else "safe"
     eval(w)`),

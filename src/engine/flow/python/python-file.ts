@@ -54,10 +54,11 @@ function matchCases(body: SgNode | null): Case[] {
     .filter((c) => kindOf(c) === 'case_clause')
     .map((clause) => {
       const patterns = named(clause).filter((c) => kindOf(c) === 'case_pattern');
+      // `case "a" | "b":` lists its literals inside a union pattern.
       const literals = patterns
-        .flatMap((p) => named(p))
+        .flatMap((p) => named(p).flatMap((c) => (kindOf(c) === 'union_pattern' ? named(c) : [c])))
         .filter((c) => ['string', 'integer', 'float', 'true', 'false', 'none'].includes(kindOf(c)));
-      // `case _:` and a bare capture match anything: the default.
+      // `case _:` and a bare capture match anything: the default; so does a pattern not modelled.
       const isDefault = literals.length === 0;
       return {
         tests: isDefault ? [] : literals.map(pythonExpr),
