@@ -5,7 +5,7 @@ import type { Expr } from './ir.js';
 import { anyTaint, constant, keyOf, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** Where a method's receiver is stored, so a mutation can be written back (`sb` in `sb.append(a).append(b)`). */
-function receiverPath(expr: Expr | undefined, spec: ContainerSpec): string | undefined {
+export function receiverPath(expr: Expr | undefined, spec: ContainerSpec): string | undefined {
   if (!expr) return undefined;
   if (expr.k === 'name' || expr.k === 'attr') return dottedName(expr) || undefined;
   if (expr.k === 'call' && spec.append.includes(expr.name)) return receiverPath(expr.receiver, spec);

@@ -1,4 +1,4 @@
-import { containerCall, newContainer } from './containers.js';
+import { containerCall, newContainer, receiverPath } from './containers.js';
 import { type Analysis, type Env, MAX_CALL_DEPTH, recordFlow } from './context.js';
 import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
 import { foldMethod } from './fold.js';
@@ -165,6 +165,12 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (target) return callFunction(analysis, target, args, kwargs);
   const made = newContainer(spec.containers, args, match);
   if (made) return made;
+  if (receiver && match(spec.appendsTo)) {
+    const path = receiverPath(call.receiver, spec.containers);
+    const updated = { ...receiver, taint: receiver.taint ?? anyTaint(args) };
+    if (path) env.set(path, updated);
+    return UNKNOWN;
+  }
   if (receiver) {
     const result = containerCall(spec.containers, env, call, receiver, args);
     if (result) return result;

@@ -128,6 +128,8 @@ export interface FlowSpec {
   urlHosts: string[];
   /** Sanitizers known by a naming convention (`escapeHtml`, `html_escape`): a regular expression on the name. */
   sanitizerNames: { pattern: string; cwes: number[] }[];
+  /** Writes that add their argument to the receiver's text (`StringIO.write`). */
+  appendsTo: string[];
   /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */
   exits: string[];
   /** Calls returning a response object rather than text: returning one writes no text. */

@@ -317,6 +317,18 @@ def v(conn):
     expect(flowsOf('python', source)).toEqual(['90@5<-4', '90@7<-4']);
   });
 
+  it('follows text written into a StringIO', () => {
+    const source = `from flask import request
+import io
+def v(root):
+    buf = io.StringIO()
+    buf.write("//user[@name='")
+    buf.write(request.args["u"])
+    root.xpath(buf.getvalue())
+`;
+    expect(flowsOf('python', source)).toEqual(['643@7<-6']);
+  });
+
   it('reports a session key chosen by the user', () => {
     expect(
       flowsOf(

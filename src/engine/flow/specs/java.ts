@@ -314,6 +314,7 @@ export const JAVA_SPEC: FlowSpec = {
   ],
   responses: [],
   exits: ['System.exit'],
+  appendsTo: ['StringWriter.write', 'StringWriter.append', 'CharArrayWriter.write', 'CharArrayWriter.append'],
   urlParsers: ['new URL', 'new URI', 'URI.create'],
   urlHosts: ['getHost', 'getAuthority'],
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|escape_?for_?html|encode_?for_?html)', cwes: [79] }],
