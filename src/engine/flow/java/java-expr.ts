@@ -54,14 +54,14 @@ export function javaExpr(node: SgNode, at?: number): Expr {
   const kind = kindOf(node);
   const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
   const sub = (n: SgNode): Expr => javaExpr(n, line);
-  const opaque = (n: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
+  const opaque = (parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
   switch (kind) {
     case 'identifier':
     case 'this':
       return { k: 'name', name: node.text(), line };
     case 'field_access': {
       const object = node.field('object');
-      return object ? { k: 'attr', object: sub(object), name: node.field('field')?.text() ?? '', line } : opaque(node);
+      return object ? { k: 'attr', object: sub(object), name: node.field('field')?.text() ?? '', line } : opaque();
     }
     case 'string_literal':
     case 'text_block': {
@@ -80,7 +80,7 @@ export function javaExpr(node: SgNode, at?: number): Expr {
     case 'binary_integer_literal':
     case 'decimal_floating_point_literal': {
       const value = javaNumber(node.text());
-      return value === undefined ? opaque(node) : { k: 'const', value, line };
+      return value === undefined ? opaque() : { k: 'const', value, line };
     }
     case 'true':
     case 'false':
@@ -90,7 +90,7 @@ export function javaExpr(node: SgNode, at?: number): Expr {
     case 'parenthesized_expression':
     case 'cast_expression': {
       const inner = kindOf(node) === 'cast_expression' ? node.field('value') : node.children().find((c) => c.isNamed());
-      return inner ? sub(inner) : opaque(node);
+      return inner ? sub(inner) : opaque();
     }
     case 'method_invocation': {
       const object = node.field('object');
@@ -127,37 +127,36 @@ export function javaExpr(node: SgNode, at?: number): Expr {
     case 'array_access': {
       const array = node.field('array');
       const index = node.field('index');
-      return array && index ? { k: 'index', object: sub(array), index: sub(index), line } : opaque(node);
+      return array && index ? { k: 'index', object: sub(array), index: sub(index), line } : opaque();
     }
     case 'binary_expression': {
       const left = node.field('left');
       const right = node.field('right');
       const op = node.field('operator')?.text() ?? '';
-      return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque(node);
+      return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque();
     }
     case 'unary_expression': {
       const arg = node.field('operand');
-      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque(node);
+      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque();
     }
     case 'ternary_expression': {
       const [test, then, otherwise] = [node.field('condition'), node.field('consequence'), node.field('alternative')];
       return test && then && otherwise
         ? { k: 'cond', test: sub(test), whenTrue: sub(then), whenFalse: sub(otherwise), line }
-        : opaque(node);
+        : opaque();
     }
     case 'instanceof_expression':
     case 'lambda_expression':
     case 'method_reference':
     case 'class_literal':
-      return opaque(node);
+      return opaque();
     default:
       // Assignments inside expressions, updates, switch expressions: taint of any part.
       return opaque(
-        node,
         node
           .children()
           .filter((c) => c.isNamed())
-          .map(javaExpr),
+          .map(sub),
       );
   }
 }

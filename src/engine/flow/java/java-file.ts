@@ -50,7 +50,7 @@ function expressionStatement(node: SgNode): Stmt[] {
 function switchCases(body: SgNode | null): Case[] {
   return named(body).map((group): Case => {
     const labels = group.children().filter((c) => kindOf(c) === 'switch_label');
-    const tests = labels.flatMap((l) => named(l).map(javaExpr));
+    const tests = labels.flatMap((l) => named(l).map((n) => javaExpr(n)));
     const isDefault = labels.some((l) => l.text().startsWith('default'));
     const statements = named(group).filter((c) => kindOf(c) !== 'switch_label');
     const stmts = statements.flatMap(statement);

@@ -84,32 +84,30 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
   const kind = kindOf(node);
   const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
   const sub = (n: SgNode): Expr => pythonExpr(n, line);
-  const opaque = (n: SgNode, parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
+  const opaque = (parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
   const kids = named(node);
   switch (kind) {
     case 'identifier':
       return { k: 'name', name: node.text(), line };
     case 'attribute': {
       const object = node.field('object');
-      return object
-        ? { k: 'attr', object: sub(object), name: node.field('attribute')?.text() ?? '', line }
-        : opaque(node);
+      return object ? { k: 'attr', object: sub(object), name: node.field('attribute')?.text() ?? '', line } : opaque();
     }
     case 'subscript': {
       const value = node.field('value');
       const index = node.field('subscript');
-      if (!value || !index) return opaque(node);
-      if (kindOf(index) === 'slice') return opaque(node, [sub(value)]);
+      if (!value || !index) return opaque();
+      if (kindOf(index) === 'slice') return opaque([sub(value)]);
       return { k: 'index', object: sub(value), index: sub(index), line };
     }
     case 'string':
       return stringExpr(node, line);
     case 'concatenated_string':
-      return { k: 'concat', parts: kids.map(pythonExpr), line };
+      return { k: 'concat', parts: kids.map(sub), line };
     case 'integer':
     case 'float': {
       const value = Number(node.text().replace(/_/g, ''));
-      return Number.isFinite(value) ? { k: 'const', value, line } : opaque(node);
+      return Number.isFinite(value) ? { k: 'const', value, line } : opaque();
     }
     case 'true':
     case 'false':
@@ -123,33 +121,33 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
       const left = node.field('left');
       const right = node.field('right');
       const op = node.field('operator')?.text() ?? operatorText(node);
-      return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque(node);
+      return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque();
     }
     case 'comparison_operator': {
       const [left, right] = kids;
       return kids.length === 2 && left && right
         ? { k: 'binary', op: operatorText(node), left: sub(left), right: sub(right), line }
-        : opaque(node);
+        : opaque();
     }
     case 'not_operator': {
       const arg = node.field('argument');
-      return arg ? { k: 'unary', op: 'not', arg: sub(arg), line } : opaque(node);
+      return arg ? { k: 'unary', op: 'not', arg: sub(arg), line } : opaque();
     }
     case 'unary_operator': {
       const arg = node.field('argument');
-      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque(node);
+      return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque();
     }
     case 'conditional_expression': {
       const [then, test, otherwise] = kids;
       return then && test && otherwise
         ? { k: 'cond', test: sub(test), whenTrue: sub(then), whenFalse: sub(otherwise), line }
-        : opaque(node);
+        : opaque();
     }
     case 'list':
     case 'tuple':
     case 'set':
     case 'expression_list':
-      return { k: 'list', items: kids.map(pythonExpr), line };
+      return { k: 'list', items: kids.map(sub), line };
     case 'dictionary':
       return {
         k: 'map',
@@ -162,11 +160,11 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
       };
     case 'parenthesized_expression':
     case 'await':
-      return kids[0] ? sub(kids[0]) : opaque(node);
+      return kids[0] ? sub(kids[0]) : opaque();
     case 'lambda':
-      return opaque(node);
+      return opaque();
     default:
       // Comprehensions, slices, starred values: taint of any part.
-      return opaque(node, kids.map(pythonExpr));
+      return opaque(kids.map(sub));
   }
 }

@@ -61,7 +61,7 @@ function matchCases(body: SgNode | null): Case[] {
       // `case _:` and a bare capture match anything: the default; so does a pattern not modelled.
       const isDefault = literals.length === 0;
       return {
-        tests: isDefault ? [] : literals.map(pythonExpr),
+        tests: isDefault ? [] : literals.map((n) => pythonExpr(n)),
         body: block(clause.field('consequence')),
         fallsThrough: false,
       };
