@@ -26,28 +26,35 @@ export function flowSupports(language: Language): boolean {
   return ADAPTERS[language] !== undefined;
 }
 
-const sourceWords = new WeakMap<FlowSpec, RegExp>();
+const sourceText = new WeakMap<FlowSpec, RegExp>();
+
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const last = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
 
 /**
- * Whether the text names any source, parameter marker or route marker of the spec: reading the
- * tree costs far more than the analysis, and most files read no request input.
+ * Whether the text may read request input as the spec knows it: reading the tree costs far more
+ * than the analysis, and most files read none. A source on a typed receiver
+ * (`HttpServletRequest.getParameter`) is looked for by its method name, one on a module object
+ * (`request.args`) as written; markers as an annotation (`@RequestParam`), a call in a default
+ * (`Query(`) or a decorator (`@app.route`).
  */
 function mayHaveSource(spec: FlowSpec, text: string): boolean {
-  let words = sourceWords.get(spec);
-  if (!words) {
-    const names = [
-      ...spec.sources.flatMap((s) => [...(s.calls ?? []), ...(s.attributes ?? [])]),
-      ...spec.paramSources.flatMap((s) => s.markers),
-      ...spec.routes.flatMap((r) => r.markers),
-    ].map((n) => n.slice(n.lastIndexOf('.') + 1));
-    words = new RegExp(`\\b(?:${[...new Set(names)].join('|')})\\b`);
-    sourceWords.set(spec, words);
+  let re = sourceText.get(spec);
+  if (!re) {
+    const sources = spec.sources.flatMap((s) => [...(s.calls ?? []), ...(s.attributes ?? [])]);
+    const words = [
+      ...sources.map((n) => (/^[A-Z]/.test(n) ? `\\b${escape(last(n))}\\b` : `\\b${escape(n)}\\b`)),
+      ...spec.paramSources.flatMap((s) => s.markers).map((m) => `@${escape(last(m))}\\b|\\b${escape(last(m))}\\s*\\(`),
+      ...spec.routes.flatMap((r) => r.markers).map((m) => `@[\\w.]*\\b${escape(last(m))}\\b`),
+    ];
+    re = new RegExp([...new Set(words)].join('|'));
+    sourceText.set(spec, re);
   }
-  return words.test(text);
+  return re.test(text);
 }
 
 /** A request handler's parameters and return sink, from its markers. */
-function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
+function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame; reads: boolean } {
   const env: Env = new Map();
   const frame: Frame = { returns: [], fn };
   const route = spec.routes.find((r) => matchesAny(r.markers, fn.markers));
@@ -63,7 +70,7 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
     if (described) value = { ...value, taint: { line: param.line, description: described, variable: param.name } };
     env.set(param.name, value);
   }
-  return { env, frame };
+  return { env, frame, reads: route !== undefined || [...env.values()].some((v) => v.taint) };
 }
 
 /**
@@ -89,7 +96,9 @@ export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
   };
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
   for (const fn of file.functions) {
-    const { env, frame } = entryOf(adapter.spec, fn);
+    const { env, frame, reads } = entryOf(adapter.spec, fn);
+    // A function that reads no input starts no flow; it is read only if a caller follows into it.
+    if (!reads && !mayHaveSource(adapter.spec, fn.text)) continue;
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
   }

@@ -83,8 +83,23 @@ export interface FunctionIR {
   params: Param[];
   /** Decorators or annotations on the function, as written (`app.route`, `GetMapping`). */
   markers: string[];
-  body: Stmt[];
+  /** Read from the tree on first use: only functions that read input, and their callees, are. */
+  readonly body: Stmt[];
+  /** The function's source text, to tell cheaply whether it may read request input. */
+  text: string;
   line: number;
+}
+
+/** The function with its body read from the tree once, when first asked for. */
+export function withLazyBody(fn: Omit<FunctionIR, 'body'>, read: () => Stmt[]): FunctionIR {
+  let body: Stmt[] | undefined;
+  return Object.defineProperty(fn, 'body', {
+    get: () => {
+      body ??= read();
+      return body;
+    },
+    enumerable: true,
+  }) as FunctionIR;
 }
 
 export interface FileIR {

@@ -1,5 +1,5 @@
 import type { SgNode } from '@ast-grep/napi';
-import type { Case, FileIR, FunctionIR, Param, Stmt, Target } from '../ir.js';
+import { type Case, type FileIR, type FunctionIR, type Param, type Stmt, type Target, withLazyBody } from '../ir.js';
 import { kindOf, lineOf, named } from '../syntax.js';
 import { javaExpr, typeName } from './java-expr.js';
 
@@ -201,14 +201,15 @@ export function javaFile(root: SgNode): FileIR {
     for (const node of root.findAll({ rule: { kind } })) {
       const body = node.field('body');
       if (!body) continue;
-      functions.push({
+      const fn = {
         name: node.field('name')?.text() ?? '',
         owner: ownerOf(node),
         params: params(node),
         markers: annotations(node),
-        body: statement(body),
+        text: node.text(),
         line: lineOf(node),
-      });
+      };
+      functions.push(withLazyBody(fn, () => statement(body)));
     }
   }
   const globals = root.findAll({ rule: { kind: 'field_declaration' } }).flatMap(declarations);

@@ -1,5 +1,14 @@
 import type { SgNode } from '@ast-grep/napi';
-import type { Case, Expr, FileIR, FunctionIR, Param, Stmt, Target } from '../ir.js';
+import {
+  type Case,
+  type Expr,
+  type FileIR,
+  type FunctionIR,
+  type Param,
+  type Stmt,
+  type Target,
+  withLazyBody,
+} from '../ir.js';
 import { kindOf, lineOf, named } from '../syntax.js';
 import { pythonDotted, pythonExpr } from './python-expr.js';
 
@@ -223,14 +232,21 @@ function imports(root: SgNode): Map<string, string> {
 
 /** A Python file as the flow analysis reads it: every function and method, and module-level code. */
 export function pythonFile(root: SgNode): FileIR {
-  const functions: FunctionIR[] = root.findAll({ rule: { kind: 'function_definition' } }).map((fn) => ({
-    name: fn.field('name')?.text() ?? '',
-    owner: ownerOf(fn),
-    params: params(fn),
-    markers: decorators(fn),
-    body: block(fn.field('body')),
-    line: lineOf(fn),
-  }));
+  const functions: FunctionIR[] = root
+    .findAll({ rule: { kind: 'function_definition' } })
+    .map((fn) =>
+      withLazyBody(
+        {
+          name: fn.field('name')?.text() ?? '',
+          owner: ownerOf(fn),
+          params: params(fn),
+          markers: decorators(fn),
+          text: fn.text(),
+          line: lineOf(fn),
+        },
+        () => block(fn.field('body')),
+      ),
+    );
   const classes = root.findAll({ rule: { kind: 'class_definition' } }).map((c) => c.field('name')?.text() ?? '');
   return { functions, globals: named(root).flatMap(statement), classes, aliases: imports(root) };
 }
