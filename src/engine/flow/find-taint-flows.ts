@@ -54,7 +54,7 @@ function mayHaveSource(spec: FlowSpec, text: string): boolean {
 }
 
 /** A request handler's parameters and return sink, from its markers. */
-function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame; reads: boolean } {
+function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
   const frame: Frame = { returns: [], fn };
   const route = spec.routes.find((r) => matchesAny(r.markers, fn.markers));
@@ -70,7 +70,7 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame; read
     if (described) value = { ...value, taint: { line: param.line, description: described, variable: param.name } };
     env.set(param.name, value);
   }
-  return { env, frame, reads: route !== undefined || [...env.values()].some((v) => v.taint) };
+  return { env, frame };
 }
 
 /**
@@ -96,9 +96,10 @@ export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
   };
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
   for (const fn of file.functions) {
-    const { env, frame, reads } = entryOf(adapter.spec, fn);
     // A function that reads no input starts no flow; it is read only if a caller follows into it.
-    if (!reads && !mayHaveSource(adapter.spec, fn.text)) continue;
+    const routed = adapter.spec.routes.some((r) => matchesAny(r.markers, fn.markers));
+    if (!routed && !mayHaveSource(adapter.spec, fn.text)) continue;
+    const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
   }

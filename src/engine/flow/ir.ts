@@ -80,7 +80,7 @@ export interface FunctionIR {
   name: string;
   /** The enclosing class, if a method. */
   owner?: string | undefined;
-  params: Param[];
+  readonly params: Param[];
   /** Decorators or annotations on the function, as written (`app.route`, `GetMapping`). */
   markers: string[];
   /** Read from the tree on first use: only functions that read input, and their callees, are. */
@@ -90,16 +90,15 @@ export interface FunctionIR {
   line: number;
 }
 
-/** The function with its body read from the tree once, when first asked for. */
-export function withLazyBody(fn: Omit<FunctionIR, 'body'>, read: () => Stmt[]): FunctionIR {
+/** The function with its parameters and body read from the tree once, when first asked for. */
+export function lazily(
+  fn: Omit<FunctionIR, 'body' | 'params'>,
+  read: { params: () => Param[]; body: () => Stmt[] },
+): FunctionIR {
+  let params: Param[] | undefined;
   let body: Stmt[] | undefined;
-  return Object.defineProperty(fn, 'body', {
-    get: () => {
-      body ??= read();
-      return body;
-    },
-    enumerable: true,
-  }) as FunctionIR;
+  Object.defineProperty(fn, 'params', { get: () => (params ??= read.params()), enumerable: true });
+  return Object.defineProperty(fn, 'body', { get: () => (body ??= read.body()), enumerable: true }) as FunctionIR;
 }
 
 export interface FileIR {

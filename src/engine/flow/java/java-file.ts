@@ -1,5 +1,5 @@
 import type { SgNode } from '@ast-grep/napi';
-import { type Case, type FileIR, type FunctionIR, type Param, type Stmt, type Target, withLazyBody } from '../ir.js';
+import { type Case, type FileIR, type FunctionIR, lazily, type Param, type Stmt, type Target } from '../ir.js';
 import { kindOf, lineOf, named } from '../syntax.js';
 import { javaExpr, typeName } from './java-expr.js';
 
@@ -204,12 +204,11 @@ export function javaFile(root: SgNode): FileIR {
       const fn = {
         name: node.field('name')?.text() ?? '',
         owner: ownerOf(node),
-        params: params(node),
         markers: annotations(node),
         text: node.text(),
         line: lineOf(node),
       };
-      functions.push(withLazyBody(fn, () => statement(body)));
+      functions.push(lazily(fn, { params: () => params(node), body: () => statement(body) }));
     }
   }
   const globals = root.findAll({ rule: { kind: 'field_declaration' } }).flatMap(declarations);

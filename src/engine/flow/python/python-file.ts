@@ -4,10 +4,10 @@ import {
   type Expr,
   type FileIR,
   type FunctionIR,
+  lazily,
   type Param,
   type Stmt,
   type Target,
-  withLazyBody,
 } from '../ir.js';
 import { kindOf, lineOf, named } from '../syntax.js';
 import { pythonDotted, pythonExpr } from './python-expr.js';
@@ -232,21 +232,18 @@ function imports(root: SgNode): Map<string, string> {
 
 /** A Python file as the flow analysis reads it: every function and method, and module-level code. */
 export function pythonFile(root: SgNode): FileIR {
-  const functions: FunctionIR[] = root
-    .findAll({ rule: { kind: 'function_definition' } })
-    .map((fn) =>
-      withLazyBody(
-        {
-          name: fn.field('name')?.text() ?? '',
-          owner: ownerOf(fn),
-          params: params(fn),
-          markers: decorators(fn),
-          text: fn.text(),
-          line: lineOf(fn),
-        },
-        () => block(fn.field('body')),
-      ),
-    );
+  const functions: FunctionIR[] = root.findAll({ rule: { kind: 'function_definition' } }).map((fn) =>
+    lazily(
+      {
+        name: fn.field('name')?.text() ?? '',
+        owner: ownerOf(fn),
+        markers: decorators(fn),
+        text: fn.text(),
+        line: lineOf(fn),
+      },
+      { params: () => params(fn), body: () => block(fn.field('body')) },
+    ),
+  );
   const classes = root.findAll({ rule: { kind: 'class_definition' } }).map((c) => c.field('name')?.text() ?? '');
   return { functions, globals: named(root).flatMap(statement), classes, aliases: imports(root) };
 }
