@@ -28,7 +28,7 @@ export function flowSupports(language: Language): boolean {
 
 const sourceText = new WeakMap<FlowSpec, RegExp>();
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const last = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
 
 /**
@@ -43,9 +43,11 @@ function mayHaveSource(spec: FlowSpec, text: string): boolean {
   if (!re) {
     const sources = spec.sources.flatMap((s) => [...(s.calls ?? []), ...(s.attributes ?? [])]);
     const words = [
-      ...sources.map((n) => (/^[A-Z]/.test(n) ? `\\b${escape(last(n))}\\b` : `\\b${escape(n)}\\b`)),
-      ...spec.paramSources.flatMap((s) => s.markers).map((m) => `@${escape(last(m))}\\b|\\b${escape(last(m))}\\s*\\(`),
-      ...spec.routes.flatMap((r) => r.markers).map((m) => `@[\\w.]*\\b${escape(last(m))}\\b`),
+      ...sources.map((n) => (/^[A-Z]/.test(n) ? `\\b${escapeRegExp(last(n))}\\b` : `\\b${escapeRegExp(n)}\\b`)),
+      ...spec.paramSources
+        .flatMap((s) => s.markers)
+        .map((m) => `@${escapeRegExp(last(m))}\\b|\\b${escapeRegExp(last(m))}\\s*\\(`),
+      ...spec.routes.flatMap((r) => r.markers).map((m) => `@[\\w.]*\\b${escapeRegExp(last(m))}\\b`),
     ];
     re = new RegExp([...new Set(words)].join('|'));
     sourceText.set(spec, re);
