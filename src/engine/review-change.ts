@@ -4,6 +4,7 @@ import { DiffIndex } from './diff/diff-index.js';
 import { reconstructNewSide } from './diff/reconstruct-new-side.js';
 import { classifyFile, type SkipReason } from './files/classify-file.js';
 import { fingerprintOf } from './fingerprint.js';
+import { flowFindings } from './flow/flow-findings.js';
 import type { Language } from './languages.js';
 import { orderFindings } from './order-findings.js';
 import { parseSource } from './rules/ast-grep.js';
@@ -70,6 +71,8 @@ function analyzeSource(
     checkPerformance: options.checkPerformance && !isTestFile(file.path),
     root,
   });
+  // After the rules' matches: on a line a rule already flags, the rule's comment is the one kept.
+  if (options.checkSecurity) matches.push(...flowFindings(language, root, file.path, source, toReal));
   const findings: Finding[] = [];
   for (const m of matches) {
     const line = toReal(m.line);

@@ -1,0 +1,52 @@
+import type { FlowSpec } from './flow-spec.js';
+import type { FunctionIR } from './ir.js';
+import type { Value } from './value.js';
+
+/** A tainted value reaching a sink: reported on the sink's line, naming the source's. */
+export interface TaintFlow {
+  sinkLine: number;
+  sourceLine: number;
+  /** What the source reads: 'a request parameter', 'the query string'. */
+  sourceDescription: string;
+  cwe: number;
+  /** What the sink does: 'SQL query', 'shell command'. */
+  sinkKind: string;
+  /** The variable the source was stored in, or the sink's argument, when it has a name. */
+  variable?: string | undefined;
+}
+
+/** Variables in scope: names, and `this.field`/`self.attr` paths, to their values. */
+export type Env = Map<string, Value>;
+
+/** One file's analysis: the spec, its functions by name, and the flows found so far. */
+export interface Analysis {
+  spec: FlowSpec;
+  functions: Map<string, FunctionIR[]>;
+  classes: Set<string>;
+  /** Short names bound by imports to their qualified names (`Popen` -> `subprocess.Popen`). */
+  aliases: Map<string, string>;
+  flows: Map<string, TaintFlow>;
+  /** Module-level variables and class fields, the start of every function's environment. */
+  globals: Env;
+  /** Functions being evaluated, innermost last: bounds the depth and stops recursion. */
+  stack: FunctionIR[];
+  /** Work left before the file is given up on (hostile or huge inputs). */
+  budget: { steps: number };
+}
+
+/** A function call nests at most this deep: a helper's helper's helper is still followed. */
+export const MAX_CALL_DEPTH = 4;
+
+/** The frame of the function being evaluated: what its `return`s gave. */
+export interface Frame {
+  returns: Value[];
+  /** The function, for a route's return sink; absent at module level. */
+  fn?: FunctionIR | undefined;
+  /** Whether the function is a request handler whose return is a sink. */
+  returnSink?: { cwe: number; kind: string } | undefined;
+}
+
+export function recordFlow(analysis: Analysis, flow: TaintFlow): void {
+  const key = `${flow.sinkLine}:${flow.cwe}`;
+  if (!analysis.flows.has(key)) analysis.flows.set(key, flow);
+}

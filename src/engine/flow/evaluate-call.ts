@@ -1,0 +1,196 @@
+import { containerCall, newContainer, receiverPath } from './containers.js';
+import { type Analysis, type Env, MAX_CALL_DEPTH, recordFlow } from './context.js';
+import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
+import { foldMethod } from './fold.js';
+import { callFunction } from './interpret.js';
+import type { Expr, FunctionIR } from './ir.js';
+import { lookup, matchesAny } from './qualified-name.js';
+import { anyTaint, clear, constant, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
+
+type Call = Extract<Expr, { k: 'call' }>;
+
+/** The names a call may be known by: as written, through imports, and by its receiver's type. */
+function namesOf(analysis: Analysis, call: Call, receiver: Value | undefined): string[] {
+  if (call.isNew) return [`new ${call.callee}`, `new ${qualify(analysis, call.callee)}`];
+  const names: string[] = [];
+  if (call.callee) names.push(call.callee, qualify(analysis, call.callee));
+  if (receiver?.type) names.push(`${receiver.type}.${call.name}`);
+  // Matches a `*.name` pattern whatever the receiver is.
+  if (call.receiver) names.push(`_.${call.name}`);
+  return names;
+}
+
+/** Whether a command list runs a shell on a command string: `["sh", "-c", cmd]`, `["cmd.exe", "/c", cmd]`. */
+function runsShell(shells: string[], command: Value): boolean {
+  const [program, flag] = command.items ?? [];
+  const name = program?.known ? String(program.constant).split(/[\\/]/).pop() : undefined;
+  return (
+    (name !== undefined && shells.includes(name)) ||
+    (flag?.known === true && ['-c', '/c', '/C'].includes(String(flag.constant)))
+  );
+}
+
+/** The first element of a sequence, or the value itself when it is none. */
+export const firstOf = (value: Value): Value => (value.items ? readElement(value, constant(0)) : value);
+
+function sinkValues(
+  analysis: Analysis,
+  sink: Analysis['spec']['sinks'][number],
+  receiver: Value | undefined,
+  args: Value[],
+  kwargs: Map<string, Value>,
+): Value[] {
+  if (sink.receiver) return receiver ? [receiver] : [];
+  if (sink.programOnly) {
+    const command = args[0] ?? kwargs.get('args');
+    if (!command) return [];
+    return runsShell(analysis.spec.shells, command) ? [command] : [firstOf(command)];
+  }
+  const positional = sink.args ? sink.args.map((i) => args[i]) : args;
+  const named = sink.args ? (sink.kwargs ?? []).map((k) => kwargs.get(k)) : [...kwargs.values()];
+  const values = [...positional, ...named].filter((v): v is Value => v !== undefined);
+  return sink.firstOfSequence ? values.map(firstOf) : values;
+}
+
+function checkSinks(
+  analysis: Analysis,
+  call: Call,
+  names: string[],
+  receiver: Value | undefined,
+  args: Value[],
+  kwargs: Map<string, Value>,
+): boolean {
+  let matched = false;
+  for (const sink of analysis.spec.sinks) {
+    if (!matchesAny(sink.calls, names)) continue;
+    if (sink.requireKwarg !== undefined) {
+      const flag = kwargs.get(sink.requireKwarg);
+      if (!flag?.known || !flag.constant) continue;
+    }
+    const unless = sink.unlessKwarg;
+    const unlessExpr = unless ? call.kwargs[unless.name] : undefined;
+    if (unless && unlessExpr && matchesAny(unless.values, [qualify(analysis, dottedName(unlessExpr))])) continue;
+    const prop = sink.requireProp;
+    if (prop) {
+      const holder = (prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg];
+      const flag = holder?.props?.get(prop.prop);
+      if (!flag?.known || !flag.constant) continue;
+    }
+    matched = true;
+    const values = sinkValues(analysis, sink, receiver, args, kwargs);
+    for (const [i, value] of values.entries()) {
+      const taint = taintFor(value, sink.cwe);
+      if (!taint) continue;
+      if (sink.unlessFixedHost && FIXED_HOST.test(prefixOf(value) ?? '')) continue;
+      if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(value) ?? '')) continue;
+      const argExpr = call.args[i];
+      recordFlow(analysis, {
+        sinkLine: call.line,
+        sourceLine: taint.line,
+        sourceDescription: taint.description,
+        cwe: sink.cwe,
+        sinkKind: sink.kind,
+        variable: taint.variable ?? (argExpr?.k === 'name' ? argExpr.name : undefined),
+      });
+      break;
+    }
+  }
+  return matched;
+}
+
+const patterns = new Map<string, RegExp>();
+const namePattern = (source: string): RegExp => {
+  let re = patterns.get(source);
+  if (!re) {
+    re = new RegExp(source, 'i');
+    patterns.set(source, re);
+  }
+  return re;
+};
+
+/** A URL whose scheme and host are fixed (`https://api.example/`), or a path on this site (`/home`). */
+const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+[/?#]|\/(?![/\\]))/i;
+
+/** A function or method of this file the call reaches, if the analysis may follow it. */
+function localTarget(analysis: Analysis, call: Call): FunctionIR | undefined {
+  if (call.isNew) return undefined;
+  const r = call.receiver;
+  const local =
+    r === undefined ||
+    (r.k === 'name' && (analysis.spec.selfNames.includes(r.name) || analysis.classes.has(r.name))) ||
+    (r.k === 'call' && r.isNew === true && analysis.classes.has(r.callee.split('.').pop() ?? ''));
+  if (!local) return undefined;
+  const candidates = analysis.functions.get(call.name) ?? [];
+  const target =
+    candidates.find(
+      (f) => f.params.filter((p) => !analysis.spec.selfNames.includes(p.name)).length === call.args.length,
+    ) ?? candidates[0];
+  if (!target || analysis.stack.includes(target) || analysis.stack.length >= MAX_CALL_DEPTH) return undefined;
+  return target;
+}
+
+/** A call's value: sinks are checked on its arguments, then sanitizers, sources, this file's functions and containers decide it. */
+export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
+  const { spec } = analysis;
+  const receiver = call.receiver ? evaluate(analysis, env, call.receiver) : undefined;
+  const args = call.args.map((a) => evaluate(analysis, env, a));
+  const kwargs = new Map(Object.entries(call.kwargs).map(([k, e]) => [k, evaluate(analysis, env, e)] as const));
+  const names = namesOf(analysis, call, receiver);
+  const match = (patterns: string[]) => matchesAny(patterns, names);
+  // A sink's result (an open file, a query's rows, a response) is not the input: the flow was reported there.
+  const sunk = checkSinks(analysis, call, names, receiver, args, kwargs);
+  const inputs = [receiver, ...args, ...kwargs.values()];
+
+  for (const sanitizer of spec.sanitizers) {
+    if (!match(sanitizer.calls)) continue;
+    const taint = sanitizer.cwes ? clear(anyTaint(inputs), sanitizer.cwes) : undefined;
+    return taint ? { taint } : UNKNOWN;
+  }
+  const named = spec.sanitizerNames.find((s) => namePattern(s.pattern).test(call.name));
+  if (named) {
+    const taint = clear(anyTaint(inputs), named.cwes);
+    return taint ? { taint } : UNKNOWN;
+  }
+  const type = lookup(spec.returns, names);
+  for (const source of spec.sources) {
+    if (source.calls && match(source.calls))
+      return { taint: { line: call.line, description: source.description }, type };
+  }
+  if (match(spec.responses)) return { type: 'Response' };
+  const parsed = call.args[0];
+  if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr'))
+    return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
+  if (sunk) return type ? { type } : UNKNOWN;
+  const target = localTarget(analysis, call);
+  if (target) return callFunction(analysis, target, args, kwargs);
+  const made = newContainer(spec.containers, args, match);
+  if (made) return made;
+  if (receiver && match(spec.appendsTo)) {
+    const path = receiverPath(call.receiver, spec.containers);
+    const updated = { ...receiver, taint: receiver.taint ?? anyTaint(args) };
+    if (path) env.set(path, updated);
+    return UNKNOWN;
+  }
+  if (receiver) {
+    const result = containerCall(spec.containers, env, call, receiver, args);
+    if (result) return result;
+    if (receiver.known && args.every((a) => a.known)) {
+      const folded = foldMethod(
+        call.name,
+        receiver.constant ?? null,
+        args.map((a) => a.constant ?? null),
+      );
+      if (folded !== undefined) return constant(folded);
+    }
+  }
+  if (match(spec.scalarResults)) return type ? { type } : UNKNOWN;
+  const taint = anyTaint(inputs);
+  const out: Value = { taint, type: type ?? (call.isNew ? call.callee.split('.').pop() : undefined) };
+  // An object made from a string (`new URL(text)`) starts with what the text starts with.
+  const first = args[0];
+  if (call.isNew && first) out.prefix = prefixOf(first);
+  if (match(spec.normalizers)) out.normalized = true;
+  // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.
+  if (kwargs.size > 0) out.props = kwargs;
+  return out;
+}

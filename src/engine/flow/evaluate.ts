@@ -1,0 +1,142 @@
+import type { Analysis, Env } from './context.js';
+import { evaluateCall } from './evaluate-call.js';
+import { foldBinary, foldUnary, truthy } from './fold.js';
+import type { Expr } from './ir.js';
+import { matchesAny } from './qualified-name.js';
+import { anyTaint, constant, keyOf, merge, prefixOf, taintOf, UNKNOWN, type Value } from './value.js';
+
+/** The dotted spelling of a name or attribute chain (`os.path.join`), '' for anything else. */
+export function dottedName(expr: Expr): string {
+  if (expr.k === 'name') return expr.name;
+  if (expr.k === 'attr') {
+    const head = dottedName(expr.object);
+    return head ? `${head}.${expr.name}` : '';
+  }
+  return '';
+}
+
+/** A dotted name with its first segment expanded through the file's imports. */
+export function qualify(analysis: Analysis, dotted: string): string {
+  if (!dotted) return dotted;
+  const dot = dotted.indexOf('.');
+  const head = dot < 0 ? dotted : dotted.slice(0, dot);
+  const full = analysis.aliases.get(head);
+  return full ? full + (dot < 0 ? '' : dotted.slice(dot)) : dotted;
+}
+
+function attributeSource(analysis: Analysis, expr: Expr): Value | undefined {
+  const dotted = dottedName(expr);
+  if (!dotted) return undefined;
+  const written = [dotted, qualify(analysis, dotted)];
+  for (const source of analysis.spec.sources) {
+    if (source.attributes && matchesAny(source.attributes, written))
+      return { taint: { line: expr.line, description: source.description } };
+  }
+  return undefined;
+}
+
+/** An element of a container read at a position (a constant index or key, or one not known). */
+export function readElement(container: Value, index: Value | undefined): Value {
+  const key = index ? keyOf(index) : undefined;
+  let element: Value | undefined;
+  if (key !== undefined && container.items) {
+    const n = Number(key);
+    const i = n < 0 ? container.items.length + n : n;
+    element = Number.isInteger(i) ? container.items[i] : undefined;
+  } else if (key !== undefined && container.keys) element = container.keys.get(key);
+  if (element === undefined && key === undefined && (container.items || container.keys))
+    element = { taint: taintOf({ items: container.items, keys: container.keys }) };
+  const fallback = container.rest ?? container.taint;
+  if (element === undefined) return fallback ? { taint: fallback } : UNKNOWN;
+  return fallback ? merge(element, { taint: fallback }) : element;
+}
+
+export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
+  analysis.budget.steps -= 1;
+  if (analysis.budget.steps < 0) return UNKNOWN;
+  switch (expr.k) {
+    case 'const':
+      return constant(expr.value);
+    case 'name':
+      return env.get(expr.name) ?? attributeSource(analysis, expr) ?? UNKNOWN;
+    case 'attr': {
+      const source = attributeSource(analysis, expr);
+      if (source) return source;
+      const path = dottedName(expr);
+      const stored = path ? env.get(path) : undefined;
+      if (stored) return stored;
+      const object = evaluate(analysis, env, expr.object);
+      const field = object.keys?.get(expr.name) ?? object.props?.get(expr.name);
+      if (field) return field;
+      const taint = taintOf(object);
+      return taint ? { taint } : UNKNOWN;
+    }
+    case 'index': {
+      const object = evaluate(analysis, env, expr.object);
+      const index = evaluate(analysis, env, expr.index);
+      // A character of a constant string (`"ABC"[1]`) is a constant too.
+      if (object.known && typeof object.constant === 'string' && index.known && typeof index.constant === 'number') {
+        const i = index.constant < 0 ? object.constant.length + index.constant : index.constant;
+        const char = object.constant[i];
+        if (char !== undefined) return constant(char);
+      }
+      return readElement(object, index);
+    }
+    case 'call':
+      return evaluateCall(analysis, env, expr);
+    case 'binary': {
+      const left = evaluate(analysis, env, expr.left);
+      // `a and b`/`a && b` with a constant left side is decided by it alone.
+      if (left.known && ['&&', 'and'].includes(expr.op) && !truthy(left.constant ?? null)) return left;
+      if (left.known && ['||', 'or'].includes(expr.op) && truthy(left.constant ?? null)) return left;
+      const right = evaluate(analysis, env, expr.right);
+      if (left.known && right.known) {
+        const folded = foldBinary(expr.op, left.constant ?? null, right.constant ?? null);
+        if (folded !== undefined) return constant(folded);
+      }
+      // A comparison or membership test yields a boolean, whatever its operands.
+      if (/^(==|!=|===|!==|<|<=|>|>=|in|not in|is|is not|instanceof)$/.test(expr.op)) return UNKNOWN;
+      const taint = anyTaint([left, right]);
+      // `"https://host/" + path` keeps its host; `"/x/%s" % path` its text before the first `%`.
+      const head = prefixOf(left);
+      const prefix = expr.op === '+' ? head : expr.op === '%' ? head?.split('%')[0] : undefined;
+      return taint ? { taint, prefix } : UNKNOWN;
+    }
+    case 'unary': {
+      const arg = evaluate(analysis, env, expr.arg);
+      if (arg.known) {
+        const folded = foldUnary(expr.op, arg.constant ?? null);
+        if (folded !== undefined) return constant(folded);
+      }
+      return expr.op === '!' || expr.op === 'not' ? UNKNOWN : arg;
+    }
+    case 'cond': {
+      const test = evaluate(analysis, env, expr.test);
+      if (test.known) return evaluate(analysis, env, truthy(test.constant ?? null) ? expr.whenTrue : expr.whenFalse);
+      return merge(evaluate(analysis, env, expr.whenTrue), evaluate(analysis, env, expr.whenFalse));
+    }
+    case 'list':
+      return { items: expr.items.map((item) => evaluate(analysis, env, item)) };
+    case 'map': {
+      const keys = new Map<string, Value>();
+      let rest: Value['rest'];
+      for (const [k, v] of expr.entries) {
+        const key = keyOf(evaluate(analysis, env, k));
+        const value = evaluate(analysis, env, v);
+        if (key !== undefined) keys.set(key, value);
+        else rest = rest ?? taintOf(value);
+      }
+      return { keys, rest };
+    }
+    case 'concat': {
+      const parts = expr.parts.map((p) => evaluate(analysis, env, p));
+      if (parts.every((p) => p.known)) return constant(parts.map((p) => String(p.constant)).join(''));
+      const taint = anyTaint(parts);
+      return taint ? { taint, prefix: parts[0] ? prefixOf(parts[0]) : undefined } : UNKNOWN;
+    }
+    case 'opaque': {
+      const taint = anyTaint(expr.parts.map((p) => evaluate(analysis, env, p)));
+      return taint ? { taint } : UNKNOWN;
+    }
+  }
+}

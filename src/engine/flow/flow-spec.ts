@@ -1,0 +1,148 @@
+/**
+ * What the analysis knows about a language and its frameworks, as data: where untrusted input
+ * enters, what ends its taint, and where it must not arrive. Names are written short
+ * (`Statement.executeQuery`, `subprocess.run`, `new File`) and match their fully qualified
+ * spelling too (see qualified-name.ts).
+ */
+
+export interface SourceSpec {
+  /** Calls whose result is untrusted: `HttpServletRequest.getParameter`. */
+  calls?: string[] | undefined;
+  /** Attribute reads whose value is untrusted: `request.args`. */
+  attributes?: string[] | undefined;
+  description: string;
+}
+
+/** Parameters the framework fills from the request: by annotation or default-value marker. */
+export interface ParamSourceSpec {
+  markers: string[];
+  description: string;
+}
+
+/** Decorators or annotations that make a function a request handler. */
+export interface RouteSpec {
+  markers: string[];
+  /** Its parameters come from the URL (Flask's `<name>`, FastAPI's path and query parameters). */
+  paramsTainted?: string | undefined;
+  /**
+   * What it returns is the response body, an HTML sink unless it is a JSON or escaped value; of a
+   * returned tuple, only the first element is the body.
+   */
+  returnSink?: { cwe: number; kind: string } | undefined;
+}
+
+export interface SinkSpec {
+  calls: string[];
+  cwe: number;
+  /** What the sink does, for the comment: 'SQL query', 'shell command'. */
+  kind: string;
+  /** Positions of the dangerous arguments; all arguments when absent. */
+  args?: number[] | undefined;
+  /** Keyword arguments that are dangerous too (`url=`). */
+  kwargs?: string[] | undefined;
+  /** Only when this keyword argument is a true constant (`shell=True`). */
+  requireKwarg?: string | undefined;
+  /** Not when this keyword argument is one of these names (`Loader=SafeLoader`). */
+  unlessKwarg?: { name: string; values: string[] } | undefined;
+  /**
+   * Only the program of a command: a list's first element, or the whole string; all of the list
+   * when that program is a shell given a command string (`["sh", "-c", cmd]`).
+   */
+  programOnly?: boolean | undefined;
+  /** Only the first element of a sequence argument (Flask's `(body, status, headers)`). */
+  firstOfSequence?: boolean | undefined;
+  /** The receiver is what is dangerous (`url.openStream()`, `in.readObject()`). */
+  receiver?: boolean | undefined;
+  /**
+   * Only when the dangerous value starts with text matching this expression: a generic method
+   * name (`search`) is a sink when its argument is built as the query language (`(uid=...)`).
+   */
+  requirePrefix?: string | undefined;
+  /** Not when the value starts with a fixed scheme and host, or is a relative path. */
+  unlessFixedHost?: boolean | undefined;
+  /** Only when the argument at this position (or keyword) was built with this property true. */
+  requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
+}
+
+/** Assignments into an object that are sinks: `session[key] = value`. */
+export interface AssignSinkSpec {
+  objects: string[];
+  cwe: number;
+  kind: string;
+}
+
+export interface SanitizerSpec {
+  calls: string[];
+  /** CWEs its result is safe for; all when absent (an integer is safe everywhere). */
+  cwes?: number[] | undefined;
+}
+
+/** Checks in a condition that make a value safe in the branch where they hold. */
+export interface GuardSpec {
+  calls: string[];
+  /** The checked value: the receiver (`allowed.contains(x)` has it at 0, `x.startsWith(p)` at receiver). */
+  subject: 'receiver' | number;
+  cwes?: number[] | undefined;
+  /** Only for a value a path normaliser returned (a prefix check on a raw path proves nothing). */
+  needsNormalized?: boolean | undefined;
+}
+
+export interface ContainerSpec {
+  /** Constructors and factories of sequences and maps. */
+  lists: string[];
+  maps: string[];
+  /** Factories whose arguments are the elements (`Arrays.asList`, `List.of`). */
+  listOf: string[];
+  mapOf: string[];
+  /** Method names, by what they do to their receiver. */
+  append: string[];
+  insert: string[];
+  put: string[];
+  get: string[];
+  /** Removal by position when given a number, else by value (Java's `List.remove`). */
+  remove: string[];
+  /** Removal by value only (Python's `list.remove`). */
+  removeValue: string[];
+  /** Removal of the first or last element when called without an argument. */
+  removeFirst: string[];
+  removeLast: string[];
+  extend: string[];
+  clear: string[];
+}
+
+export interface FlowSpec {
+  sources: SourceSpec[];
+  paramSources: ParamSourceSpec[];
+  routes: RouteSpec[];
+  sinks: SinkSpec[];
+  assignSinks: AssignSinkSpec[];
+  sanitizers: SanitizerSpec[];
+  guards: GuardSpec[];
+  /**
+   * Rejections: a value found to contain this text is turned away where the check holds, so it is
+   * safe where it does not for these CWEs (`if "../" in name: abort()`).
+   */
+  rejects: { text: string; cwes: number[] }[];
+  /** URL parsers (`urlparse`, `new URI`), and the parts of their result that name the host. */
+  urlParsers: string[];
+  urlHosts: string[];
+  /** Sanitizers known by a naming convention (`escapeHtml`, `html_escape`): a regular expression on the name. */
+  sanitizerNames: { pattern: string; cwes: number[] }[];
+  /** Writes that add their argument to the receiver's text (`StringIO.write`). */
+  appendsTo: string[];
+  /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */
+  exits: string[];
+  /** Calls returning a response object rather than text: returning one writes no text. */
+  responses: string[];
+  /** Programs that run their `-c` argument as a shell command. */
+  shells: string[];
+  /** Path normalisers: a prefix check on their result clears CWE-22. */
+  normalizers: string[];
+  /** Calls whose result has a known type: `Runtime.getRuntime` -> `Runtime`. */
+  returns: Record<string, string>;
+  /** Calls that return a number or boolean whatever their input (`length`, `equals`). */
+  scalarResults: string[];
+  containers: ContainerSpec;
+  /** Names of the receiver in a method body (`this`, `self`). */
+  selfNames: string[];
+}

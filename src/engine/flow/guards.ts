@@ -1,0 +1,132 @@
+import type { Analysis, Env } from './context.js';
+import { dottedName, evaluate } from './evaluate.js';
+import type { Constant, Expr } from './ir.js';
+import { matchesAny } from './qualified-name.js';
+import { clear, constant, taintOf, type Value } from './value.js';
+
+/** What a condition proves about a variable in the branch where it holds. */
+interface Refinement {
+  path: string;
+  /** Equal to this constant (`x == "a"`), or safe for these CWEs (all when undefined). */
+  value?: Value | undefined;
+  cwes?: number[] | undefined;
+}
+
+export interface Refinements {
+  whenTrue: Refinement[];
+  whenFalse: Refinement[];
+}
+
+const NONE: Refinements = { whenTrue: [], whenFalse: [] };
+
+function pathOf(expr: Expr | undefined): string | undefined {
+  return expr && (expr.k === 'name' || expr.k === 'attr') ? dottedName(expr) || undefined : undefined;
+}
+
+/**
+ * Allow-list membership (`x in ALLOWED`, `allowed.contains(x)`), equality with a constant, a
+ * host allow-list check, and a prefix check of a normalised path make their variable safe where
+ * they hold; `not` and `!` swap the branches, `and`/`&&` proves both sides where it holds and
+ * `or`/`||` both where it does not.
+ */
+export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinements {
+  if (test.k === 'unary' && (test.op === '!' || test.op === 'not')) {
+    const inner = refinementsOf(analysis, env, test.arg);
+    return { whenTrue: inner.whenFalse, whenFalse: inner.whenTrue };
+  }
+  if (test.k === 'binary') {
+    if (test.op === '&&' || test.op === 'and') {
+      const a = refinementsOf(analysis, env, test.left);
+      const b = refinementsOf(analysis, env, test.right);
+      return { whenTrue: [...a.whenTrue, ...b.whenTrue], whenFalse: [] };
+    }
+    // `a || b` is false only where both are: `if (!inside(p) || other) return;` proves inside(p) after.
+    if (test.op === '||' || test.op === 'or') {
+      const a = refinementsOf(analysis, env, test.left);
+      const b = refinementsOf(analysis, env, test.right);
+      return { whenTrue: [], whenFalse: [...a.whenFalse, ...b.whenFalse] };
+    }
+    if ((test.op === 'in' || test.op === 'not in') && test.left.k === 'const') {
+      const rejected = rejection(analysis, test.left.value, test.right);
+      return test.op === 'in' ? rejected : { whenTrue: rejected.whenFalse, whenFalse: rejected.whenTrue };
+    }
+    if (test.op === 'in' || test.op === 'not in') {
+      const host = hostCheck(analysis, env, test.left);
+      if (host) return test.op === 'in' ? { whenTrue: host, whenFalse: [] } : { whenTrue: [], whenFalse: host };
+      const path = pathOf(test.left);
+      // Membership in what the user sent proves nothing; only a list the code holds is an allow-list.
+      if (!path || taintOf(evaluate(analysis, env, test.right))) return NONE;
+      const found = [{ path }];
+      return test.op === 'in' ? { whenTrue: found, whenFalse: [] } : { whenTrue: [], whenFalse: found };
+    }
+    if (['==', '===', '!=', '!=='].includes(test.op)) {
+      const [variable, other] = test.right.k === 'const' ? [test.left, test.right] : [test.right, test.left];
+      const path = pathOf(variable);
+      if (!path || other.k !== 'const') return NONE;
+      const equal = [{ path, value: constant(other.value) }];
+      return test.op.startsWith('=') ? { whenTrue: equal, whenFalse: [] } : { whenTrue: [], whenFalse: equal };
+    }
+    return NONE;
+  }
+  if (test.k !== 'call') return NONE;
+  const written = [test.callee, `_.${test.name}`];
+  if (test.name === 'contains' && test.args[0]?.k === 'const' && test.receiver)
+    return rejection(analysis, test.args[0].value, test.receiver);
+  // `x.equals("a")`: x is that constant where it holds.
+  if (test.name === 'equals' && test.args[0]?.k === 'const') {
+    const path = pathOf(test.receiver);
+    return path ? { whenTrue: [{ path, value: constant(test.args[0].value) }], whenFalse: [] } : NONE;
+  }
+  for (const guard of analysis.spec.guards) {
+    if (!matchesAny(guard.calls, written)) continue;
+    const subject = guard.subject === 'receiver' ? test.receiver : test.args[guard.subject];
+    const host = subject ? hostCheck(analysis, env, subject) : undefined;
+    if (host) return { whenTrue: host, whenFalse: [] };
+    const path = pathOf(subject);
+    if (!path || !subject) continue;
+    const list = guard.subject === 'receiver' ? undefined : test.receiver;
+    if (list && taintOf(evaluate(analysis, env, list))) continue;
+    if (guard.needsNormalized && !evaluate(analysis, env, subject).normalized) continue;
+    return { whenTrue: [{ path, cwes: guard.cwes }], whenFalse: [] };
+  }
+  return NONE;
+}
+
+/**
+ * `parsed.netloc` / `url.getHost()` of a URL parsed from a variable: an allow-list check of it
+ * makes that variable safe to request or redirect to.
+ */
+function hostCheck(analysis: Analysis, env: Env, expr: Expr): Refinement[] | undefined {
+  const part = expr.k === 'attr' ? expr.name : expr.k === 'call' && expr.args.length === 0 ? expr.name : undefined;
+  const object = expr.k === 'attr' ? expr.object : expr.k === 'call' ? expr.receiver : undefined;
+  if (!part || !object || !analysis.spec.urlHosts.includes(part)) return undefined;
+  const from = evaluate(analysis, env, object).parsedFrom;
+  return from ? [{ path: from, cwes: [601, 918] }] : undefined;
+}
+
+/** `"../" in x`: where it does not hold, x is safe for what that text would have broken. */
+function rejection(analysis: Analysis, text: Constant, subject: Expr): Refinements {
+  const path = pathOf(subject);
+  const rule = analysis.spec.rejects.find((r) => r.text === text);
+  return path && rule ? { whenTrue: [], whenFalse: [{ path, cwes: rule.cwes }] } : NONE;
+}
+
+/** The environment with a branch's refinements applied. */
+export function refine(env: Env, refinements: Refinement[]): Env {
+  if (refinements.length === 0) return env;
+  const out = new Map(env);
+  for (const r of refinements) {
+    if (r.value) out.set(r.path, r.value);
+    else {
+      const current = out.get(r.path);
+      if (!current) continue;
+      out.set(
+        r.path,
+        r.cwes
+          ? { ...current, taint: clear(current.taint, r.cwes), rest: clear(current.rest, r.cwes) }
+          : { type: current.type },
+      );
+    }
+  }
+  return out;
+}
