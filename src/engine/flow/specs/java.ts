@@ -317,7 +317,7 @@ export const JAVA_SPEC: FlowSpec = {
   appendsTo: ['StringWriter.write', 'StringWriter.append', 'CharArrayWriter.write', 'CharArrayWriter.append'],
   urlParsers: ['new URL', 'new URI', 'URI.create'],
   urlHosts: ['getHost', 'getAuthority'],
-  sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|escape_?for_?html|encode_?for_?html)', cwes: [79] }],
+  sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
 };

@@ -329,7 +329,7 @@ export const PYTHON_SPEC: FlowSpec = {
   ],
   urlParsers: ['urllib.parse.urlparse', 'urllib.parse.urlsplit', 'urlparse.urlparse'],
   urlHosts: ['netloc', 'hostname'],
-  sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|escape_?for_?html|encode_?for_?html)', cwes: [79] }],
+  sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
   appendsTo: ['StringIO.write', 'StringIO.writelines'],
   exits: ['flask.abort', 'sys.exit', 'os._exit', 'fastapi.HTTPException'],
   responses: [
