@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { WEBHOOK_QUEUE } from '../../src/webhooks/create-deliveries.js';
+import { QUEUES } from '../../src/jobs/queues.js';
 import { type HttpsReceiver, startHttpsReceiver } from '../helpers/https-receiver.js';
 import { describeOnPostgres } from '../helpers/postgres-only.js';
 import { type RoleProcess, serveRole, testAppEnv } from '../helpers/serve-role.js';
@@ -126,7 +126,7 @@ describeOnPostgres('webhook delivery across worker processes', () => {
     await until('every delivery to be recorded and its job finished', async () => {
       const db = t.database.db;
       const open = await db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'delivered').execute();
-      const jobs = await db.selectFrom('jobs').select('id').where('queue', '=', WEBHOOK_QUEUE).execute();
+      const jobs = await db.selectFrom('jobs').select('id').where('queue', '=', QUEUES.webhookDelivery).execute();
       return open.length === 0 && jobs.length === 0;
     });
     const ids = receiver.requests.map((r) => r.headers['x-svc-delivery']);

@@ -1,7 +1,7 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
 import type { RuleMatch } from '../rules/run-rules.js';
-import type { Severity } from '../types.js';
+import type { Severity } from '../severity.js';
 import { findTaintFlows } from './find-taint-flows.js';
 
 interface FlowRule {
