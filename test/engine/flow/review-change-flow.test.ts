@@ -13,13 +13,13 @@ class Search extends HttpServlet {
 }`;
 
 /** The file as a change: whole-file added, or only the given lines added to an existing file. */
-function change(added: number[] | 'all'): ChangedFile {
+function change(added: number[] | 'all', path = 'src/main/java/Search.java'): ChangedFile {
   const lines = SOURCE.split('\n');
   const body = lines.map((l, i) => (added === 'all' || added.includes(i + 1) ? `+${l}` : ` ${l}`)).join('\n');
   const removed = added === 'all' ? 0 : lines.length - added.length;
   const n = added === 'all' ? lines.length : added.length;
   return {
-    path: 'src/main/java/Search.java',
+    path,
     status: added === 'all' ? 'added' : 'modified',
     additions: n,
     deletions: 0,
@@ -52,5 +52,15 @@ describe('flow findings in a review', () => {
     expect(sinkOnly.findings.filter((f) => f.ruleId.includes('.flow.')).map((f) => f.line)).toEqual([7]);
     const off = reviewChange({ files: [change('all')] }, { checkSecurity: false, checkPerformance: false });
     expect(off.findings.filter((f) => f.ruleId.includes('.flow.'))).toEqual([]);
+  });
+
+  it('leaves test files alone: their request values are made up by the test', () => {
+    for (const path of ['src/test/java/SearchTest.java', 'tests/test_search.py', 'test/Search.java']) {
+      const { findings } = reviewChange(
+        { files: [change('all', path)] },
+        { checkSecurity: true, checkPerformance: false },
+      );
+      expect(findings.filter((f) => f.ruleId.includes('.flow.'))).toEqual([]);
+    }
   });
 });
