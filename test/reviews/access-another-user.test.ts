@@ -1,74 +1,25 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashSecret } from '../../src/auth/api-token-format.js';
 import { countingLookups } from '../../src/auth/authenticate-counted.js';
-import type { Scope } from '../../src/auth/scopes.js';
-import { newId } from '../../src/common/ids.js';
 import type { Mode } from '../../src/db/schema.js';
 import { findVisibleReview } from '../../src/reviews/repository/find-visible-review.js';
 import { REVIEW_READ_ALONG, type ReviewForRead } from '../../src/reviews/repository/review-read-along.js';
 import { PRESENTED_REVIEW_COLUMNS } from '../../src/reviews/review-presenter.js';
 import { findReviewForRead } from '../../src/reviews/review-read.js';
-import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
-import { createTestApp, type TestApp } from '../helpers/test-app.js';
-
-/** Decisions §1 (authorization: creator or organization member, else 404) and §2 (scopes, modes). */
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+import {
+  call,
+  createReview,
+  everyEndpoint,
+  expectNotFound,
+  listIds,
+  newUser,
+  owner,
+  t,
+  useReviewAccessApp,
+} from './access-harness.js';
 
 describe('review access', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(async () => t.close());
-
-  async function newUser() {
-    const { user } = await t.createUser();
-    await t.database.db.updateTable('users').set({ plan: 'enterprise' }).where('id', '=', user.id).execute();
-    return user;
-  }
-
-  const owner = () => `acc${randomBytes(4).toString('hex')}`;
-
-  const call = (key: string, method: 'GET' | 'POST', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { 'x-api-key': key }, ...(payload ? { payload } : {}) });
-
-  async function createReview(key: string, url: string, autoReview = true) {
-    const res = await call(key, 'POST', '/v1/reviews', { pull_request_url: url, auto_review: autoReview });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json().data.id as string;
-  }
-
-  async function listIds(key: string): Promise<string[]> {
-    const res = await call(key, 'GET', '/v1/reviews?limit=100');
-    expect(res.statusCode).toBe(200);
-    return (res.json().data as { id: string }[]).map((r) => r.id);
-  }
-
-  function expectNotFound(res: { statusCode: number; json(): unknown }) {
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({
-      error: {
-        type: expect.any(String),
-        code: 'resource_not_found',
-        message: expect.any(String),
-        status: 404,
-      },
-      meta: { request_id: expect.stringMatching(/^req_/), timestamp: expect.stringMatching(ISO) },
-    });
-  }
-
-  /** Every read and action on a review, as the given key sees it. */
-  const everyEndpoint = (id: string) =>
-    [
-      ['GET', `/v1/reviews/${id}`],
-      ['GET', `/v1/reviews/${id}/comments`],
-      ['GET', `/v1/reviews/${id}/stats`],
-      ['POST', `/v1/reviews/${id}/cancel`],
-      ['POST', `/v1/reviews/${id}/retry`],
-      ['POST', `/v1/reviews/${id}/start`],
-    ] as const;
+  useReviewAccessApp();
 
   describe('another user (BOLA)', () => {
     let keyA: string;
@@ -272,160 +223,6 @@ describe('review access', () => {
       expectNotFound(await call(memberKey, 'GET', `/v1/reviews/${completed}`));
       expect(await listIds(memberKey)).toEqual([]);
       await t.runJobs();
-    });
-  });
-
-  describe('modes', () => {
-    async function insertReview(userId: string, mode: Mode) {
-      const id = newId('rev');
-      const now = t.clock.now();
-      const org = await t.database.db
-        .selectFrom('memberships')
-        .select('organization_id')
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      const number = 7;
-      await t.database.db
-        .insertInto('reviews')
-        .values({
-          id,
-          user_id: userId,
-          organization_id: org.organization_id,
-          mode,
-          status: 'failed',
-          pr_url: `https://github.com/${owner()}/shop/pull/${number}`,
-          pr_number: number,
-          pr_title: 'A pull request',
-          repository: 'someone/shop',
-          repository_id: '123',
-          branch: 'main',
-          author: 'someone',
-          head_sha: null,
-          options: JSON.stringify({
-            auto_review: true,
-            inline_comments: true,
-            check_security: true,
-            check_performance: true,
-          }),
-          attempt: 1,
-          error_code: 'processing_error',
-          error_message: 'x',
-          created_at: now,
-          updated_at: now,
-          started_at: now,
-          deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
-        })
-        .execute();
-      return id;
-    }
-
-    it('a test key never sees a live review of the same user', async () => {
-      const user = await newUser();
-      const testKey = await t.createToken(user.id, { mode: 'test' });
-      const liveKey = await t.createToken(user.id, { mode: 'live' });
-      const live = await insertReview(user.id, 'live');
-
-      expect((await call(liveKey, 'GET', `/v1/reviews/${live}`)).statusCode).toBe(200);
-      expect(await listIds(liveKey)).toEqual([live]);
-
-      for (const [method, url] of everyEndpoint(live)) expectNotFound(await call(testKey, method, url));
-      expect(await listIds(testKey)).toEqual([]);
-      // Nothing moved: the refused retry did not run.
-      expect((await call(liveKey, 'GET', `/v1/reviews/${live}`)).json().data.status).toBe('failed');
-    });
-
-    it('a live key never sees a test review of the same user', async () => {
-      const user = await newUser();
-      const testKey = await t.createToken(user.id, { mode: 'test' });
-      const liveKey = await t.createToken(user.id, { mode: 'live' });
-      const test = await createReview(testKey, `https://github.com/${owner()}/shop/pull/2`);
-      await t.runJobs();
-
-      expect((await call(testKey, 'GET', `/v1/reviews/${test}`)).json().data.status).toBe('completed');
-      for (const [method, url] of everyEndpoint(test)) expectNotFound(await call(liveKey, method, url));
-      expect(await listIds(liveKey)).toEqual([]);
-      expect(await listIds(testKey)).toEqual([test]);
-    });
-
-    it('organization membership does not cross modes either', async () => {
-      const a = await newUser();
-      const b = await newUser();
-      const live = await insertReview(a.id, 'live');
-      const org = await t.database.db
-        .selectFrom('reviews')
-        .select('organization_id')
-        .where('id', '=', live)
-        .executeTakeFirstOrThrow();
-      await t.database.db
-        .insertInto('memberships')
-        .values({ organization_id: org.organization_id, user_id: b.id, role: 'member' })
-        .execute();
-      const bLive = await t.createToken(b.id, { mode: 'live' });
-      const bTest = await t.createToken(b.id, { mode: 'test' });
-      expect((await call(bLive, 'GET', `/v1/reviews/${live}`)).statusCode).toBe(200);
-      expectNotFound(await call(bTest, 'GET', `/v1/reviews/${live}`));
-    });
-  });
-
-  describe('scopes', () => {
-    let readKey: string;
-    let writeKey: string;
-    let id: string;
-
-    beforeAll(async () => {
-      const user = await newUser();
-      const fullKey = await t.createToken(user.id, { mode: 'test' });
-      readKey = await t.createToken(user.id, { mode: 'test', scopes: ['review:read'] as Scope[] });
-      writeKey = await t.createToken(user.id, { mode: 'test', scopes: ['review:write'] as Scope[] });
-      id = await createReview(fullKey, `https://github.com/${owner()}/shop/pull/1`, false);
-    });
-
-    function expectForbidden(res: { statusCode: number; json(): unknown }, scope: string) {
-      expect(res.statusCode).toBe(403);
-      const body = res.json() as { error: { code: string; message: string; status: number } };
-      expect(body.error).toMatchObject({ code: 'insufficient_permissions', status: 403 });
-      expect(body.error.message).toContain(scope);
-    }
-
-    it('review:read alone reads, but cannot create, start, cancel or retry', async () => {
-      const got = await call(readKey, 'GET', `/v1/reviews/${id}`);
-      expect(got.statusCode).toBe(200);
-      expect(got.json().data.id).toBe(id);
-      expect((await call(readKey, 'GET', '/v1/reviews')).statusCode).toBe(200);
-      expect((await call(readKey, 'GET', `/v1/reviews/${id}/comments`)).statusCode).toBe(200);
-
-      expectForbidden(
-        await call(readKey, 'POST', '/v1/reviews', { pull_request_url: `https://github.com/${owner()}/shop/pull/1` }),
-        'review:write',
-      );
-      for (const action of ['start', 'cancel', 'retry']) {
-        expectForbidden(await call(readKey, 'POST', `/v1/reviews/${id}/${action}`), 'review:write');
-      }
-      expect((await call(readKey, 'GET', `/v1/reviews/${id}`)).json().data.status).toBe('pending');
-    });
-
-    it('review:write alone acts, but cannot read', async () => {
-      for (const url of [`/v1/reviews/${id}`, '/v1/reviews', `/v1/reviews/${id}/comments`, `/v1/reviews/${id}/stats`]) {
-        expectForbidden(await call(writeKey, 'GET', url), 'review:read');
-      }
-      const cancel = await call(writeKey, 'POST', `/v1/reviews/${id}/cancel`);
-      expect(cancel.statusCode).toBe(200);
-      expect(cancel.json().data).toEqual({ id, status: 'cancelled' });
-    });
-
-    it('a scope check comes before the existence check: no id probing without the scope', async () => {
-      expectForbidden(await call(writeKey, 'GET', '/v1/reviews/rev_doesnotexist'), 'review:read');
-      expectForbidden(await call(readKey, 'POST', '/v1/reviews/rev_doesnotexist/cancel'), 'review:write');
-    });
-  });
-
-  describe('unknown ids', () => {
-    it('answers 404 resource_not_found for an unknown review id on every endpoint', async () => {
-      const user = await newUser();
-      const key = await t.createToken(user.id, { mode: 'test' });
-      for (const id of [newId('rev'), 'rev_unknown', 'not-even-an-id']) {
-        for (const [method, url] of everyEndpoint(id)) expectNotFound(await call(key, method, url));
-      }
     });
   });
 });
