@@ -7,7 +7,7 @@ import { expectValidSarif, repo, useReviewHarness } from './review-harness.js';
 
 useReviewHarness();
 
-describe('redline review finds the planted problems (issue 4, the real engine)', () => {
+describe('redline review finds the planted problems (the real engine)', () => {
   let r: TempRepo;
   let planted: Planted;
   beforeAll(async () => {

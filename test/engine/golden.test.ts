@@ -6,7 +6,7 @@ import { compareSeverity } from '../../src/engine/severity.js';
 import type { ChangedFile, EngineOptions, EngineResult } from '../../src/engine/types.js';
 import { fakes } from './secrets/fake-secrets.js';
 
-// Golden tests (issue 4, "Done when"): real `git diff` output per language, made in a temporary
+// Golden tests: real `git diff` output per language, made in a temporary
 // repository (base commit, then the head change, `git diff --cached -M HEAD`), with the comments
 // a reviewer expects, compared exactly as { file, line, type, severity, ruleId }. Clean fixtures
 // expect none. Secrets are not in the fixtures: a {{NAME}} placeholder there is replaced here by

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { FakeGitHub, type FakeRepo } from '../fakes/fake-github.js';
 
 /**
- * GitHub App authentication (decisions §9; issue 4: "the app's installation token when the app is
+ * GitHub App authentication (decisions §9: "the app's installation token when the app is
  * installed on the repository, else the user's token"): the app JWT, installation lookup and
  * tokens with their in-memory cache, and how reviews read pull requests with them, against the
  * real-HTTP fake GitHub. Key pairs are generated per run: no PEM is committed.

@@ -11,7 +11,7 @@ import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
 import { COMMENTABLE, finding, SQL_INJECTION } from './review-fixtures.js';
 
 /**
- * The `Redline` check run (decisions §7, issue 6): in progress when the review starts, completed
+ * The `Redline` check run (decisions §7): in progress when the review starts, completed
  * with its conclusion, summary and annotations, 50 per request; neutral with the reason when the
  * review was skipped or failed. Every body sent is asserted whole.
  */

@@ -5,8 +5,8 @@ import { createOctokit, GITHUB_RETRY_DEFAULTS, type GitHubRetryOptions } from '.
 import { readPullRequest } from '../../src/github/pull-requests.js';
 
 /**
- * Every Octokit we make honours GitHub's rate limits and retries transient failures (issue 4:
- * "GitHub rate limits and secondary limits honoured (retry/throttle), 5xx retried"). GitHub is
+ * Every Octokit we make honours GitHub's rate limits and retries transient failures
+ * ("GitHub rate limits and secondary limits honoured (retry/throttle), 5xx retried"). GitHub is
  * nock over the global fetch; waits are shrunk through createOctokit's options, with production's
  * retry counts unless a test says otherwise.
  */

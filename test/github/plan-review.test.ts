@@ -4,7 +4,7 @@ import { planReview } from '../../src/github/plan-review.js';
 import { defaultRepositoryConfig, type RepositoryConfig } from '../../src/github/repository-config.js';
 import { COMMENTABLE, finding, SQL_COMMENT_BODY, SQL_INJECTION } from './review-fixtures.js';
 
-/** What one run publishes (decisions §7, issue 6), decided without I/O. */
+/** What one run publishes (decisions §7), decided without I/O. */
 
 const config = (overrides: Partial<RepositoryConfig> = {}): RepositoryConfig => ({
   ...defaultRepositoryConfig(),

@@ -12,7 +12,7 @@ import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
 import { COMMENTABLE, SQL_COMMENT_BODY } from './review-fixtures.js';
 
 /**
- * Publishing a run to GitHub (decisions §7, issue 6): one review on the reviewed commit with its
+ * Publishing a run to GitHub (decisions §7): one review on the reviewed commit with its
  * inline comments, and the `Redline` check run. GitHub is nock over the global fetch; every body
  * we send is asserted whole. Waits are shrunk through createOctokit's options.
  */

@@ -6,7 +6,7 @@ import { defaultRepositoryConfig, parseRepositoryConfig } from '../../src/github
 import { TEST_OCTOKIT_OPTIONS } from '../helpers/test-app.js';
 
 /**
- * `.github/redline.yml` (decisions §7, issue 6): validated, every problem named with where it is,
+ * `.github/redline.yml` (decisions §7): validated, every problem named with where it is,
  * and the defaults used whole when anything is wrong; read from the default branch.
  */
 

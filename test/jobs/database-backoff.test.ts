@@ -3,7 +3,7 @@ import { backoffPause, MAX_ERROR_PAUSE_MS } from '../../src/common/backoff-pause
 import { PeriodicTask } from '../../src/jobs/periodic-task.js';
 
 /**
- * Workers outlive a database that is away (issue 8) and ask less often the longer it lasts, so a
+ * Workers outlive a database that is away and ask less often the longer it lasts, so a
  * fleet of them does not hammer a server that is coming back; the first success restores the
  * normal pace.
  */

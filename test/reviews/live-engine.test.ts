@@ -103,7 +103,7 @@ const PLANTED_COMMENTS = [
   },
 ];
 
-describe('a live review runs the engine over the pull request (issue 4)', () => {
+describe('a live review runs the engine over the pull request', () => {
   it('completes with comments on the planted lines, stats, the score, a specific summary and its events', async () => {
     const org = github.addOrg('planted-org');
     const repo = github.addRepo(org, 'shop');

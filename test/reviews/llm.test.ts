@@ -6,7 +6,7 @@ import { FakeGitHub, type FakePullFile } from '../fakes/fake-github.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /**
- * The optional language model (issue 4; LLM_BASE_URL, LLM_MODEL, LLM_API_KEY) in a live review:
+ * The optional language model (LLM_BASE_URL, LLM_MODEL, LLM_API_KEY) in a live review:
  * recorded OpenAI-compatible answers through nock add comments on added lines and the summary;
  * comments outside the diff are dropped; a timeout or an invalid answer leaves the rule engine's
  * result standing. GitHub is the fake (a real server on 127.0.0.1, let through nock).
