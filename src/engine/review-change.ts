@@ -1,5 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import { functionComplexities, touchedFunctions } from './complexity/index.js';
+import { defaultCvss } from './default-cvss.js';
 import { DiffIndex } from './diff/diff-index.js';
 import { reconstructNewSide } from './diff/reconstruct-new-side.js';
 import { classifyFile, type SkipReason } from './files/classify-file.js';
@@ -92,7 +93,7 @@ function analyzeSource(
       ruleId: m.ruleId,
       fingerprint: fingerprintOf(m.ruleId, file.path, m.code),
       cwe: m.cwe,
-      cvssScore: m.cvss,
+      cvssScore: m.cvss ?? (m.type === 'security' ? defaultCvss(m.severity) : undefined),
     });
   }
   const touched = touchedFunctions(functionComplexities(root, language), added);
