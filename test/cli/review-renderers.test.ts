@@ -36,8 +36,15 @@ describe('the renderers (synthetic findings)', () => {
       message: 'eval() on user input runs arbitrary code',
       file: 'src/handler.js',
       line: 5,
+      rule_id: 'js.eval-user-input',
       suggestion: 'Parse the expression instead',
     });
+    // The exact text printed for that comment: `rule_id` after `line`, as the engine named the rule.
+    expect(JSON.stringify(report.comments[3])).toBe(
+      '{"id":"cmt_0123456789abcdef","type":"security","severity":"critical",' +
+        '"message":"eval() on user input runs arbitrary code","file":"src/handler.js","line":5,' +
+        '"rule_id":"js.eval-user-input","suggestion":"Parse the expression instead"}',
+    );
     expect(report.comments.map((c) => c.id)).toEqual([
       'cmt_bbbb',
       'cmt_bbbbn2',
