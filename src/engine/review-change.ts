@@ -1,5 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import { functionComplexities, touchedFunctions } from './complexity/index.js';
+import { defaultCvss } from './default-cvss.js';
 import { DiffIndex } from './diff/diff-index.js';
 import { reconstructNewSide } from './diff/reconstruct-new-side.js';
 import { classifyFile, type SkipReason } from './files/classify-file.js';
@@ -19,7 +20,7 @@ import type { ChangedFile, ChangeSet, EngineOptions, EngineResult, Finding } fro
 /** A review's analysis stops starting new files after this long (hostile or enormous changes). */
 export const REVIEW_TIME_BUDGET_MS = 60_000;
 
-/** A new function this complex gets a comment: past it, few readers can hold all its paths. */
+/** A new function more complex than this gets a comment: past it, few readers can hold all its paths. */
 export const COMPLEX_FUNCTION_THRESHOLD = 15;
 
 const SKIP_LABEL: Record<SkipReason, string> = {
@@ -92,14 +93,14 @@ function analyzeSource(
       ruleId: m.ruleId,
       fingerprint: fingerprintOf(m.ruleId, file.path, m.code),
       cwe: m.cwe,
-      cvssScore: m.cvss,
+      cvssScore: m.cvss ?? (m.type === 'security' ? defaultCvss(m.severity) : undefined),
     });
   }
   const touched = touchedFunctions(functionComplexities(root, language), added);
   for (const fn of touched) {
     const startLine = toReal(fn.startLine);
     // Only a function the change wrote (its first line is added) is the change's to simplify.
-    if (fn.complexity < COMPLEX_FUNCTION_THRESHOLD || startLine === undefined || !index.isAdded(startLine)) continue;
+    if (fn.complexity <= COMPLEX_FUNCTION_THRESHOLD || startLine === undefined || !index.isAdded(startLine)) continue;
     findings.push({
       type: 'style',
       severity: 'warning',

@@ -36,8 +36,15 @@ describe('the renderers (synthetic findings)', () => {
       message: 'eval() on user input runs arbitrary code',
       file: 'src/handler.js',
       line: 5,
+      rule_id: 'js.eval-user-input',
       suggestion: 'Parse the expression instead',
     });
+    // The exact text printed for that comment: `rule_id` after `line`, as the engine named the rule.
+    expect(JSON.stringify(report.comments[3])).toBe(
+      '{"id":"cmt_0123456789abcdef","type":"security","severity":"critical",' +
+        '"message":"eval() on user input runs arbitrary code","file":"src/handler.js","line":5,' +
+        '"rule_id":"js.eval-user-input","suggestion":"Parse the expression instead"}',
+    );
     expect(report.comments.map((c) => c.id)).toEqual([
       'cmt_bbbb',
       'cmt_bbbbn2',
@@ -67,16 +74,17 @@ describe('the renderers (synthetic findings)', () => {
       'js.eval-user-input',
       'js.prefer-const',
     ]);
-    // A rule takes the highest severity of its findings.
+    // A rule takes the highest severity of its findings. These ids are made up: the engine has no
+    // such rule to describe, so the description is the id, never a finding's message.
     expect(rules[0]).toEqual({
       id: 'js.loop-allocation',
-      shortDescription: { text: 'Allocation in a hot loop' },
+      shortDescription: { text: 'js.loop-allocation' },
       defaultConfiguration: { level: 'warning' },
       properties: { type: 'performance', severity: 'warning', tags: ['performance'] },
     });
     expect(rules[2]).toEqual({
       id: 'js.eval-user-input',
-      shortDescription: { text: 'eval() on user input runs arbitrary code' },
+      shortDescription: { text: 'js.eval-user-input' },
       defaultConfiguration: { level: 'error' },
       properties: {
         type: 'security',
@@ -117,6 +125,49 @@ describe('the renderers (synthetic findings)', () => {
     });
     expect(results[4]?.locations[0]?.physicalLocation.artifactLocation.uri).toBe('src/z%20dir/spaced%20name.js');
     for (const x of results) expect(rules[x.ruleIndex]?.id).toBe(x.ruleId);
+  });
+
+  it("toSarif: a rule's shortDescription says what the rule detects; each result keeps its finding's message", () => {
+    const db = finding({
+      ruleId: 'secrets.url-credentials',
+      message: 'A password in a URL for db.acme.io is committed: rotate it.',
+      file: 'src/db.js',
+      line: 3,
+      fingerprint: 'aaaa',
+    });
+    const cache = finding({
+      ruleId: 'secrets.url-credentials',
+      message: 'A password in a URL for cache.acme.io is committed: rotate it.',
+      file: 'src/cache.js',
+      line: 8,
+      fingerprint: 'bbbb',
+    });
+    const sql = finding({
+      ruleId: 'js.sql-injection',
+      message: 'Query built from `req.query.id`.',
+      fingerprint: 'cccc',
+    });
+    const log = toSarif({ findings: [db, cache, sql] });
+    expectValidSarif(log);
+    const run = log.runs[0];
+    expect(run?.tool.driver.rules.map((rule) => [rule.id, rule.shortDescription.text])).toEqual([
+      ['secrets.url-credentials', 'A password written into a URL or connection string.'],
+      [
+        'js.sql-injection',
+        expect.stringMatching(/^SQL built by interpolating or concatenating values is open to SQL injection: /),
+      ],
+    ]);
+    expect(run?.results.map((x) => [x.ruleId, x.message.text])).toEqual([
+      ['secrets.url-credentials', 'A password in a URL for cache.acme.io is committed: rotate it.'],
+      ['secrets.url-credentials', 'A password in a URL for db.acme.io is committed: rotate it.'],
+      ['js.sql-injection', 'Query built from `req.query.id`.'],
+    ]);
+    // A caller's own description still wins.
+    const custom = toSarif(
+      { findings: [db] },
+      { ruleDescriptions: { 'secrets.url-credentials': 'Passwords in URLs' } },
+    );
+    expect(custom.runs[0]?.tool.driver.rules[0]?.shortDescription).toEqual({ text: 'Passwords in URLs' });
   });
 
   it('toSarif: an empty run is valid too, and line 0 becomes line 1', () => {

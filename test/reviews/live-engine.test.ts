@@ -82,6 +82,8 @@ const PLANTED_FILES: FakePullFile[] = [
   },
 ];
 
+const alertFile = (data: unknown) => (data as { file?: unknown }).file;
+
 /** The comments a reviewer expects, by file then line. */
 const PLANTED_COMMENTS = [
   { file: 'app/calc.py', line: 6, type: 'security', severity: 'critical', rule_id: 'py.eval', cwe: 'CWE-95' },
@@ -214,6 +216,31 @@ describe('a live review runs the engine over the pull request', () => {
       PLANTED_COMMENTS.map(({ file, line, severity, rule_id, cwe }) => ({ file, line, severity, rule_id, cwe })),
     );
     expect(JSON.stringify(alerts)).not.toContain(accessKeyId);
+
+    // Spec 6.3: a secret's alert carries its CWE and a numeric CVSS score like any other.
+    const secretComment = (commentsRes.json().data as { id: string; file: string }[]).find(
+      (c) => c.file === 'src/config/aws.js',
+    );
+    const reviewRow = await t.database.db
+      .selectFrom('reviews')
+      .select(['repository_id'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const awsMessage =
+      'An AWS access key ID is committed: anyone with read access to the repository can act as that AWS identity. ' +
+      'Deactivate the key in IAM and load credentials from the environment or an IAM role.';
+    expect(events.find((e) => e.type === 'security.alert' && alertFile(e.data) === 'src/config/aws.js')?.data).toEqual({
+      alert_id: secretComment?.id,
+      severity: 'critical',
+      type: 'secrets.aws-access-key-id',
+      repository: { id: reviewRow.repository_id, name: 'planted-org/shop' },
+      file: 'src/config/aws.js',
+      line: 2,
+      description: awsMessage,
+      recommendation: awsMessage,
+      cwe: 'CWE-798',
+      cvss_score: 9.8,
+    });
   });
 
   it('check_security false: no security comments, no alerts, and the score stays 100', async () => {

@@ -131,6 +131,18 @@ const RULES: Record<number, FlowRule> = {
 
 const PREFIX: Partial<Record<Language, string>> = { java: 'java', python: 'py' };
 
+/** What each flow rule detects, by rule id (`py.flow.sql-injection`), for reports that list rules. */
+export function flowRuleDescriptions(): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const prefix of Object.values(PREFIX)) {
+    for (const rule of Object.values(RULES)) {
+      out[`${prefix}.flow.${rule.slug}`] =
+        `${rule.title}: a value from outside the program reaches the sink unchecked.`;
+    }
+  }
+  return out;
+}
+
 /**
  * The flow analysis' findings for a parsed file, shaped as rule matches: on the sink's line, the
  * comment naming the source's. `toReal` maps parsed lines to the file's (hunks parsed alone).

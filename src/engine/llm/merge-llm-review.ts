@@ -1,3 +1,4 @@
+import { defaultCvss } from '../default-cvss.js';
 import { fingerprintOf } from '../fingerprint.js';
 import type { Finding } from '../types.js';
 import { type LlmReview, llmReviewSchema } from './llm-review-schema.js';
@@ -50,6 +51,7 @@ export function llmFindings(
       codeSnippet: text.trim().slice(0, 200),
       ruleId: `llm.${c.type}`,
       fingerprint: fingerprintOf(`llm.${c.type}`, c.file, text),
+      cvssScore: c.type === 'security' ? defaultCvss(c.severity) : undefined,
     });
   }
   return out;

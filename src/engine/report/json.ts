@@ -1,7 +1,10 @@
 import type { Finding } from '../types.js';
 import { orderFindings, type ReportInput, type ReportStats, reportScore, reportStats } from './report-input.js';
 
-/** Spec 2.4; the optional fields are left out when empty, as the API does. */
+/**
+ * Spec 2.4 plus `rule_id`, the rule that made the finding, so a script can filter or count by
+ * rule; the optional fields are left out when empty, as the API does.
+ */
 export interface ReportComment {
   id: string;
   type: Finding['type'];
@@ -9,6 +12,7 @@ export interface ReportComment {
   message: string;
   file: string;
   line: number;
+  rule_id: string;
   suggestion?: string;
   code_snippet?: string;
 }
@@ -21,8 +25,8 @@ export interface JsonReport {
 }
 
 /**
- * `redline review --format json`: `{ score, summary, stats, comments }` in the API's shapes, and
- * nothing else. Comment ids are `cmt_` and the finding's fingerprint, so two runs on the same
+ * `redline review --format json`: `{ score, summary, stats, comments }` in the API's shapes (each
+ * comment with its `rule_id` too), and nothing else. Comment ids are `cmt_` and the finding's fingerprint, so two runs on the same
  * change print the same document (a repeated fingerprint gets a counter).
  */
 export function toJson(input: ReportInput): JsonReport {
@@ -38,6 +42,7 @@ export function toJson(input: ReportInput): JsonReport {
       message: f.message,
       file: f.file,
       line: f.line,
+      rule_id: f.ruleId,
       ...(f.suggestion !== undefined ? { suggestion: f.suggestion } : {}),
       ...(f.codeSnippet !== undefined ? { code_snippet: f.codeSnippet } : {}),
     };

@@ -1,4 +1,5 @@
 import type { FindingType } from '../finding-types.js';
+import { ruleDescription } from '../rule-description.js';
 import { atOrAbove, type Severity } from '../severity.js';
 import type { Finding } from '../types.js';
 import { orderFindings, type ReportInput } from './report-input.js';
@@ -52,7 +53,10 @@ export interface SarifOptions {
   toolVersion?: string | undefined;
   /** Where to read about Redline, as `tool.driver.informationUri` (an absolute URI). */
   informationUri?: string | undefined;
-  /** A rule's short description; by default the message of its first finding. */
+  /**
+   * A rule's short description; by default what the engine's rule detects (ruleDescription), or
+   * the rule id for one it does not know. Never a finding's message: that describes one finding.
+   */
   ruleDescriptions?: Readonly<Record<string, string>> | undefined;
 }
 
@@ -123,7 +127,7 @@ function ruleOf(f: Finding, description: string | undefined): SarifRule {
   if (f.cwe !== undefined && /^CWE-\d+$/i.test(f.cwe)) tags.push(`external/cwe/${f.cwe.toLowerCase()}`);
   const rule: SarifRule = {
     id: f.ruleId,
-    shortDescription: { text: shortText(description ?? f.message, f.ruleId) },
+    shortDescription: { text: shortText(description ?? ruleDescription(f.ruleId) ?? f.ruleId, f.ruleId) },
     defaultConfiguration: { level: sarifLevel(f.severity) },
     properties: { type: f.type, severity: f.severity, tags },
   };

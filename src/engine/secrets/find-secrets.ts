@@ -4,6 +4,7 @@ import type { Finding } from '../types.js';
 import { findGenericCredentials } from './generic-credentials.js';
 import { findPrivateKeys } from './private-keys.js';
 import { redactLine, snippetOf } from './redact.js';
+import { CWE_HARD_CODED_CREDENTIALS } from './secret-cvss.js';
 import type { SecretMatch } from './secret-match.js';
 import { acceptToken, TOKEN_RULES } from './token-rules.js';
 import { findUrlCredentials } from './url-credentials.js';
@@ -42,6 +43,8 @@ function tokenMatches(lineNumber: number, text: string): SecretMatch[] {
         ruleId: rule.ruleId,
         severity: 'critical',
         message: rule.message(secret),
+        cwe: CWE_HARD_CODED_CREDENTIALS,
+        cvss: rule.cvss,
         line: lineNumber,
         start,
         end: start + secret.length,
@@ -110,7 +113,8 @@ export function findSecrets(input: SecretsInput): Finding[] {
         codeSnippet: snippetOf(redacted, match),
         ruleId: match.ruleId,
         fingerprint: secretFingerprint(match, path),
-        cwe: 'CWE-798',
+        cwe: match.cwe,
+        cvssScore: match.cvss,
       });
     }
   }

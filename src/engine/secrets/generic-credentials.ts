@@ -1,5 +1,6 @@
 import { shannonEntropy } from './entropy.js';
 import { isPlaceholder } from './placeholders.js';
+import { CWE_HARD_CODED_CREDENTIALS, SECRET_CVSS } from './secret-cvss.js';
 import { committedMessage, type SecretMatch } from './secret-match.js';
 
 const MAX_NAME = 64;
@@ -192,6 +193,8 @@ export function findGenericCredentials(path: string, lineNumber: number, text: s
     if (!isCredentialValue(value)) continue;
     matches.push({
       ruleId: 'secrets.generic-credential',
+      cwe: CWE_HARD_CODED_CREDENTIALS,
+      cvss: SECRET_CVSS.unknownReach,
       severity: 'important',
       message: committedMessage(
         `a hard-coded credential in \`${name}\``,

@@ -1,3 +1,4 @@
+import { CWE_HARD_CODED_KEY, SECRET_CVSS } from './secret-cvss.js';
 import { committedMessage, type SecretMatch } from './secret-match.js';
 
 const HEADER = /-----BEGIN ((?:RSA |EC |OPENSSH |DSA |PGP |ENCRYPTED )?)PRIVATE KEY( BLOCK)?-----/g;
@@ -106,6 +107,8 @@ export function findPrivateKeys(
     bodyLines.push(...lines);
     matches.push({
       ruleId: 'secrets.private-key',
+      cwe: CWE_HARD_CODED_KEY,
+      cvss: SECRET_CVSS.accountTakeover,
       severity: 'critical',
       message: committedMessage(
         KINDS[header[1] ?? ''] ?? 'a private key',

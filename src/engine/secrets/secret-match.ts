@@ -3,6 +3,9 @@ export interface SecretMatch {
   ruleId: string;
   severity: 'critical' | 'important';
   message: string;
+  cwe: string;
+  /** CVSS 3.1 base score (SECRET_CVSS). */
+  cvss: number;
   /** New line number of the line that carries (or starts) the secret. */
   line: number;
   /** The span on that line to redact; [start, end) in UTF-16 units. */

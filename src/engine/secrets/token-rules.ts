@@ -1,5 +1,6 @@
 import { isExampleToken } from './placeholders.js';
 import { isValidRedlineToken } from './redline-token.js';
+import { SECRET_CVSS } from './secret-cvss.js';
 import { committedMessage } from './secret-match.js';
 
 /**
@@ -15,6 +16,8 @@ export interface TokenRule {
   /** Length of the fixed prefix: what follows it is checked for stand-ins. */
   prefixLength: (secret: string) => number;
   message: (secret: string) => string;
+  /** CVSS 3.1 base score: what the token lets its finder do (SECRET_CVSS). */
+  cvss: number;
   /** Extra validation (a checksum, a character mix) beyond the shape. */
   accept?: (secret: string) => boolean;
 }
@@ -47,6 +50,7 @@ const SLACK_KINDS: Record<string, string> = {
 export const TOKEN_RULES: readonly TokenRule[] = [
   {
     ruleId: 'secrets.aws-access-key-id',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['AKIA', 'ASIA'],
     pattern: /(?<![A-Za-z0-9])(?:AKIA|ASIA)[A-Z2-7]{16}(?![A-Za-z0-9])/g,
     prefixLength: fixed(0),
@@ -54,6 +58,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.aws-secret-access-key',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['ecret', 'ECRET'],
     // Only next to an AWS key name: forty base64 characters alone are too common to report.
     pattern:
@@ -63,6 +68,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.github-token',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
     pattern: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g,
     prefixLength: fixed(4),
@@ -70,6 +76,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.github-token',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['github_pat_'],
     pattern: /(?<![A-Za-z0-9_])github_pat_[A-Za-z0-9]{22}_[A-Za-z0-9]{59}(?![A-Za-z0-9_])/g,
     prefixLength: fixed(11),
@@ -77,6 +84,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.gitlab-token',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['glpat-'],
     pattern: /(?<![A-Za-z0-9_-])glpat-[A-Za-z0-9_-]{20}[A-Za-z0-9_.-]{0,80}/g,
     prefixLength: fixed(6),
@@ -84,6 +92,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.slack-token',
+    cvss: SECRET_CVSS.apiReadWrite,
     hints: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxr-'],
     pattern: /(?<![A-Za-z0-9_-])xox[bpar]-(?:[0-9]{1,20}-){1,4}[A-Za-z0-9]{8,64}(?![A-Za-z0-9_-])/g,
     prefixLength: (s) => s.lastIndexOf('-') + 1,
@@ -91,6 +100,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.slack-webhook',
+    cvss: SECRET_CVSS.postOnly,
     hints: ['hooks.slack.com/services/'],
     pattern: /hooks\.slack\.com\/services\/T[A-Z0-9]{6,12}\/B[A-Z0-9]{6,12}\/[A-Za-z0-9]{20,32}(?![A-Za-z0-9])/g,
     prefixLength: (s) => s.lastIndexOf('/') + 1,
@@ -103,6 +113,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.stripe-secret-key',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['sk_live_', 'rk_live_'],
     pattern: /(?<![A-Za-z0-9_])[sr]k_live_[A-Za-z0-9]{20,247}/g,
     prefixLength: fixed(8),
@@ -115,6 +126,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.google-api-key',
+    cvss: SECRET_CVSS.apiRead,
     hints: ['AIza'],
     pattern: /(?<![A-Za-z0-9_-])AIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,
     prefixLength: fixed(4),
@@ -127,6 +139,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.npm-token',
+    cvss: SECRET_CVSS.accountTakeover,
     hints: ['npm_'],
     pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9_])/g,
     prefixLength: fixed(4),
@@ -139,6 +152,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.sendgrid-api-key',
+    cvss: SECRET_CVSS.apiReadWrite,
     hints: ['SG.'],
     pattern: /(?<![A-Za-z0-9_-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
     prefixLength: fixed(3),
@@ -151,6 +165,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.twilio-api-key',
+    cvss: SECRET_CVSS.apiReadWrite,
     hints: ['SK'],
     pattern: /(?<![A-Za-z0-9_])SK[0-9a-fA-F]{32}(?![A-Za-z0-9_])/g,
     prefixLength: fixed(2),
@@ -158,6 +173,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.openai-api-key',
+    cvss: SECRET_CVSS.apiReadWrite,
     hints: ['sk-'],
     pattern: /(?<![A-Za-z0-9_-])sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{40,300}|[A-Za-z0-9]{48}(?![A-Za-z0-9_-]))/g,
     prefixLength: (s) => (/^sk-(?:proj|svcacct|admin)-/.test(s) ? s.indexOf('-', 3) + 1 : 3),
@@ -166,6 +182,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.anthropic-api-key',
+    cvss: SECRET_CVSS.apiReadWrite,
     hints: ['sk-ant-'],
     pattern: /(?<![A-Za-z0-9_-])sk-ant-[a-z]{2,10}[0-9]{2}-[A-Za-z0-9_-]{32,300}/g,
     prefixLength: (s) => s.indexOf('-', 7) + 1,
@@ -174,6 +191,7 @@ export const TOKEN_RULES: readonly TokenRule[] = [
   },
   {
     ruleId: 'secrets.redline-token',
+    cvss: SECRET_CVSS.apiReadWrite,
     hints: ['svc_live_', 'svc_test_'],
     pattern: /(?<![A-Za-z0-9_])svc_(?:live|test)_[A-Za-z0-9]{38,128}(?![A-Za-z0-9_])/g,
     prefixLength: fixed(9),

@@ -1,4 +1,5 @@
 import { isPlaceholder } from './placeholders.js';
+import { CWE_HARD_CODED_CREDENTIALS, SECRET_CVSS } from './secret-cvss.js';
 import { committedMessage, type SecretMatch } from './secret-match.js';
 
 const MAX_AUTHORITY = 256;
@@ -47,6 +48,8 @@ export function findUrlCredentials(lineNumber: number, text: string): SecretMatc
     const start = authorityStart + colon + 1;
     matches.push({
       ruleId: 'secrets.url-credentials',
+      cwe: CWE_HARD_CODED_CREDENTIALS,
+      cvss: SECRET_CVSS.hostLogin,
       severity: 'critical',
       message: committedMessage(
         `a password in a URL for ${host}`,

@@ -22,7 +22,8 @@ describe('private keys', () => {
       ruleId: 'secrets.private-key',
       severity: 'critical',
       type: 'security',
-      cwe: 'CWE-798',
+      cwe: 'CWE-321',
+      cvssScore: 9.8,
       line: 11,
     });
     expect(findings[0]?.message.startsWith(`${noun[0]?.toUpperCase()}${noun.slice(1)} is committed`)).toBe(true);

@@ -1,0 +1,20 @@
+/** What each secret rule detects, by rule id, for reports that list rules (SARIF's rules). */
+export const SECRET_RULE_DESCRIPTIONS: Readonly<Record<string, string>> = {
+  'secrets.aws-access-key-id': 'A committed AWS access key ID.',
+  'secrets.aws-secret-access-key': 'A committed AWS secret access key.',
+  'secrets.github-token': 'A committed GitHub access token.',
+  'secrets.gitlab-token': 'A committed GitLab personal access token.',
+  'secrets.slack-token': 'A committed Slack token.',
+  'secrets.slack-webhook': 'A committed Slack incoming-webhook URL.',
+  'secrets.stripe-secret-key': 'A committed Stripe live secret or restricted key.',
+  'secrets.google-api-key': 'A committed Google API key.',
+  'secrets.npm-token': 'A committed npm access token.',
+  'secrets.sendgrid-api-key': 'A committed SendGrid API key.',
+  'secrets.twilio-api-key': 'A committed Twilio API key.',
+  'secrets.openai-api-key': 'A committed OpenAI API key.',
+  'secrets.anthropic-api-key': 'A committed Anthropic API key.',
+  'secrets.redline-token': 'A committed Redline API token.',
+  'secrets.private-key': 'A committed private key.',
+  'secrets.url-credentials': 'A password written into a URL or connection string.',
+  'secrets.generic-credential': 'A random-looking literal assigned to a credential-like name.',
+};
