@@ -192,6 +192,7 @@ export function reviewChange(change: ChangeSet, options: EngineOptions): EngineR
       languages,
       findings: unique,
       skipped,
+      deleted: change.files.filter((f) => f.status === 'removed'),
     }),
     skipped,
   };

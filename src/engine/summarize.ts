@@ -21,6 +21,14 @@ function list(items: string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
+const files = (n: number): string => `${n} file${n === 1 ? '' : 's'}`;
+
+/** The first five, then how many more: a summary is read at a glance, the list is in the result. */
+function shortList(items: string[]): string {
+  const more = items.length > 5 ? ` and ${items.length - 5} more` : '';
+  return `${items.slice(0, 5).join(', ')}${more}`;
+}
+
 function firstSentence(message: string): string {
   const end = message.search(/[.:](\s|$)/);
   return end === -1 ? message : message.slice(0, end);
@@ -37,11 +45,13 @@ export function summarize(input: {
   languages: string[];
   findings: readonly Finding[];
   skipped: readonly SkippedFile[];
+  /** Files the change removes, with the lines they held: not reviewed, but part of what changed. */
+  deleted?: readonly { path: string; deletions: number }[];
 }): string {
   const parts: string[] = [];
   const languages = [...new Set(input.languages.map((l) => LABEL[l] ?? l))];
   parts.push(
-    `Reviewed ${input.filesReviewed} file${input.filesReviewed === 1 ? '' : 's'} (+${input.linesAdded} −${input.linesDeleted})` +
+    `Reviewed ${files(input.filesReviewed)} (+${input.linesAdded} −${input.linesDeleted})` +
       (languages.length > 0 ? ` in ${list(languages)}.` : '.'),
   );
   if (input.findings.length === 0) {
@@ -56,10 +66,14 @@ export function summarize(input: {
       .map((f) => `${firstSentence(f.message)} (${f.file}:${f.line})`);
     parts.push(`Found ${list(counts)} issue${input.findings.length === 1 ? '' : 's'}. Most severe: ${top.join('; ')}.`);
   }
+  const deleted = input.deleted ?? [];
+  if (deleted.length > 0) {
+    const lines = deleted.reduce((sum, f) => sum + f.deletions, 0);
+    parts.push(`Deleted ${files(deleted.length)} (−${lines}): ${shortList(deleted.map((f) => f.path))}.`);
+  }
   if (input.skipped.length > 0) {
-    const shown = input.skipped.slice(0, 5).map((s) => `${s.path} (${s.reason})`);
-    const more = input.skipped.length > 5 ? ` and ${input.skipped.length - 5} more` : '';
-    parts.push(`Not reviewed: ${shown.join(', ')}${more}.`);
+    const shown = input.skipped.map((s) => `${s.path} (${s.reason})`);
+    parts.push(`Not reviewed, ${files(input.skipped.length)}: ${shortList(shown)}.`);
   }
   return parts.join(' ');
 }

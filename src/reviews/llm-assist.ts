@@ -46,7 +46,8 @@ export async function assistWithLlm(
 
   const indexes = new Map(reviewed.map((f) => [f.path, DiffIndex.fromPatch(f.patch)]));
   const extra = llmFindings(parsed.review, engine.findings, (file, line) => indexes.get(file)?.addedLines.get(line));
-  const notReviewed = /Not reviewed: .*$/.exec(engine.summary)?.[0];
+  // What the rules' summary says of deleted and skipped files stays: the model saw neither.
+  const notReviewed = /(?:Deleted \d+ files? \(−\d+\): |Not reviewed, \d+ files?: ).*$/.exec(engine.summary)?.[0];
   return {
     findings: orderFindings([...engine.findings, ...extra]),
     summary: notReviewed ? `${parsed.review.summary} ${notReviewed}` : parsed.review.summary,

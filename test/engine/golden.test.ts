@@ -217,7 +217,9 @@ describe('skipped files: listed with their reason, never reviewed', () => {
     expect(result.skipped).toEqual(expected);
     expect(result.findings).toEqual([]);
     expect(result.analysis.files_analyzed).toBe(0);
-    expect(result.summary).toContain(`Not reviewed: ${expected.map((s) => `${s.path} (${s.reason})`).join(', ')}.`);
+    expect(result.summary).toContain(
+      `Not reviewed, ${expected.length} file${expected.length === 1 ? '' : 's'}: ${expected.map((s) => `${s.path} (${s.reason})`).join(', ')}.`,
+    );
   });
 
   it('too large', () => {
@@ -227,7 +229,7 @@ describe('skipped files: listed with their reason, never reviewed', () => {
     const result = reviewChange({ files }, ALL_CHECKS);
     expect(result.skipped).toEqual([{ path: 'data/seed-rows.js', reason: 'too large to review' }]);
     expect(result.findings).toEqual([]);
-    expect(result.summary).toContain('Not reviewed: data/seed-rows.js (too large to review).');
+    expect(result.summary).toContain('Not reviewed, 1 file: data/seed-rows.js (too large to review).');
   });
 
   it('skipped files next to reviewed ones: the reviewed one is commented, every skipped one is listed', () => {
@@ -241,7 +243,7 @@ describe('skipped files: listed with their reason, never reviewed', () => {
     expect(result.analysis.files_analyzed).toBe(1);
     expect(result.summary).toMatch(/^Reviewed 1 file \(\+6 −0\) in JavaScript\. /);
     expect(result.summary).toContain(
-      'Not reviewed: package-lock.json (lock file), public/js/app.min.js (minified), internal/api/server.gen.go (generated), vendor/github.com/acme/tinyyaml/decode.go (vendored), node_modules/left-pad/index.js (vendored) and 2 more.',
+      'Not reviewed, 7 files: package-lock.json (lock file), public/js/app.min.js (minified), internal/api/server.gen.go (generated), vendor/github.com/acme/tinyyaml/decode.go (vendored), node_modules/left-pad/index.js (vendored) and 2 more.',
     );
   });
 });

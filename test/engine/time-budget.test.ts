@@ -24,7 +24,7 @@ describe('the review time budget', () => {
       { path: 'd.js', reason: 'review time budget reached' },
     ]);
     expect(result.summary).toContain(
-      'Not reviewed: c.js (review time budget reached), d.js (review time budget reached).',
+      'Not reviewed, 2 files: c.js (review time budget reached), d.js (review time budget reached).',
     );
   });
 

@@ -177,7 +177,7 @@ describe('a live review runs the engine over the pull request', () => {
     expect(review.summary).toMatch(
       /Most severe: [^.]+ \((src\/orders\/find-orders\.js:4|app\/calc\.py:6|src\/config\/aws\.js:2)\)/,
     );
-    expect(review.summary).toContain('Not reviewed: package-lock.json (lock file).');
+    expect(review.summary).toContain('Not reviewed, 1 file: package-lock.json (lock file).');
     expect(review.summary).not.toContain(accessKeyId);
 
     const stats = (await t.app.inject({ method: 'GET', url: `/v1/reviews/${id}/stats`, headers })).json().data;
@@ -261,7 +261,7 @@ describe('a live review runs the engine over the pull request', () => {
     const review = (await t.app.inject({ method: 'GET', url: `/v1/reviews/${id}`, headers })).json().data;
     expect(review).toMatchObject({ status: 'completed', score: 100, stats: { comments_count: 0 } });
     expect(review.summary).toContain('No issues found.');
-    expect(review.summary).toContain('Not reviewed: package-lock.json (lock file).');
+    expect(review.summary).toContain('Not reviewed, 1 file: package-lock.json (lock file).');
     const alerts = await t.database.db
       .selectFrom('events')
       .select('type')

@@ -227,7 +227,7 @@ describe('the language model in a live review', () => {
       code_snippet: 'async function findOrders(req, res) {',
     });
     // The model's summary, with the engine's list of what was not reviewed kept.
-    expect(review.summary).toBe(`${MODEL_REVIEW.summary} Not reviewed: yarn.lock (lock file).`);
+    expect(review.summary).toBe(`${MODEL_REVIEW.summary} Not reviewed, 1 file: yarn.lock (lock file).`);
     expect(review).toMatchObject({
       status: 'completed',
       score: 100 - 25 - 3,
@@ -249,7 +249,7 @@ describe('the language model in a live review', () => {
     expect(scope.isDone()).toBe(true);
     expect(brief(comments)).toEqual(RULE_COMMENTS);
     expect(review.summary).toBe(ENGINE.summary);
-    expect(review.summary).toContain('Not reviewed: yarn.lock (lock file).');
+    expect(review.summary).toContain('Not reviewed, 1 file: yarn.lock (lock file).');
     expect(review.score).toBe(75);
     expect(stats.tokens_used).toBe(0);
   });
