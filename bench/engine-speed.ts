@@ -2,6 +2,7 @@
  * bench/engine-speed: how fast the review engine reads a large change, next to ast-grep's own CLI.
  *
  *   npm run bench:engine-speed [-- --lines N] [-- --runs N] [-- --no-baseline] [-- --json]
+ *   npm run bench:engine-speed -- --against REF [--rounds N]
  *
  * Generates a deterministic change (bench/speed/generate.ts: new files in six languages, about
  * 60,000 added lines), runs `reviewChange` on it once to warm up and then `--runs` times (timed),
@@ -11,7 +12,9 @@
  * rules in a temporary sgconfig project, and `ast-grep scan --json` timed on it (one thread, as
  * our engine runs on one core, and with its default threads). CPU time is printed next to wall
  * time for both (the CLI's from /proc on Linux): on a shared machine it moves much less with the
- * other jobs' load. A measurement, not a test: exit 0.
+ * other jobs' load. `--against REF` also builds the engine of commit REF (only its `src/`) and runs
+ * both on the same change in alternating rounds, printing their CPU time and the ratio: the fair
+ * way to say whether a change made the engine slower. A measurement, not a test: exit 0.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +27,8 @@ import { RULES } from '../src/engine/rules/packs/index.js';
 import type { Rule } from '../src/engine/rules/rule-schema.js';
 import type { EngineOptions, EngineResult } from '../src/engine/types.js';
 import { childrenCpuMs } from './speed/children-cpu-ms.js';
+import { againstRef } from './speed/compare-engines.js';
+import { fmt, median } from './speed/figures.js';
 import { type GeneratedFile, generateChange, SPEED_LANGUAGES, type SpeedLanguage } from './speed/generate.js';
 
 interface Options {
@@ -32,16 +37,24 @@ interface Options {
   prLines: number;
   baseline: boolean;
   json: boolean;
+  against?: string | undefined;
+  rounds: number;
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { lines: 60_000, runs: 3, prLines: 5_000, baseline: true, json: false };
+  const options: Options = { lines: 60_000, runs: 3, prLines: 5_000, baseline: true, json: false, rounds: 7 };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = Number(argv[i + 1]);
     if (arg === '--json') options.json = true;
     else if (arg === '--no-baseline') options.baseline = false;
-    else if (arg === '--lines' && Number.isFinite(value)) {
+    else if (arg === '--against' && argv[i + 1] !== undefined) {
+      options.against = argv[i + 1];
+      i++;
+    } else if (arg === '--rounds' && Number.isFinite(value)) {
+      options.rounds = Math.max(1, value);
+      i++;
+    } else if (arg === '--lines' && Number.isFinite(value)) {
       options.lines = value;
       i++;
     } else if (arg === '--runs' && Number.isFinite(value)) {
@@ -59,17 +72,8 @@ const ENGINE_OPTIONS: EngineOptions = { checkSecurity: true, checkPerformance: t
 const MB = 1024 * 1024;
 
 const now = () => performance.now();
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] as number;
-const fmt = (n: number, digits = 0) =>
-  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function review(files: GeneratedFile[]): EngineResult {
   return reviewChange({ files: files.map((f) => f.file) }, ENGINE_OPTIONS);
@@ -226,9 +230,13 @@ function runCli(bin: string, project: string, source: string, threads: number | 
 
 // ------------------------------------------------------------------ main
 
-function main(): void {
+async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const files = generateChange(options.lines);
+  if (options.against !== undefined) {
+    process.stdout.write(`${(await againstRef(options.against, files, ENGINE_OPTIONS, options.rounds)).join('\n')}\n`);
+    return;
+  }
   const totalLines = files.reduce((s, f) => s + f.lines, 0);
   const memBefore = process.memoryUsage();
 
@@ -382,4 +390,4 @@ function main(): void {
   process.stdout.write(`${out.join('\n')}\n`);
 }
 
-main();
+await main();
