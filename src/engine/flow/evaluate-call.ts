@@ -76,14 +76,17 @@ function checkSinks(
       const flag = holder?.props?.get(prop.prop);
       if (!flag?.known || !flag.constant) continue;
     }
+    if (sink.unlessReceiverType && receiver?.type && matchesAny(sink.unlessReceiverType, [receiver.type])) continue;
     matched = true;
     const values = sinkValues(analysis, sink, receiver, args, kwargs);
     for (const [i, value] of values.entries()) {
       const taint = taintFor(value, sink.cwe);
       if (!taint) continue;
+      if (sink.scalarOnly && (value.items || value.keys)) continue;
       if (sink.unlessFixedHost && FIXED_HOST.test(prefixOf(value) ?? '')) continue;
       if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(value) ?? '')) continue;
-      const argExpr = call.args[i];
+      // The sink's own positions when it names them, so the comment names the right argument.
+      const argExpr = sink.receiver || sink.programOnly ? undefined : call.args[sink.args ? (sink.args[i] ?? -1) : i];
       recordFlow(analysis, {
         sinkLine: call.line,
         sourceLine: taint.line,
@@ -112,11 +115,13 @@ const namePattern = (source: string): RegExp => {
 const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+[/?#]|\/(?![/\\]))/i;
 
 /** A function or method of this file the call reaches, if the analysis may follow it. */
-function localTarget(analysis: Analysis, call: Call): FunctionIR | undefined {
+function localTarget(analysis: Analysis, call: Call, receiver: Value | undefined): FunctionIR | undefined {
   if (call.isNew) return undefined;
   const r = call.receiver;
   const local =
     r === undefined ||
+    // Go names a method's receiver freely (`func (h *Handler) ...`): its type tells it is this file's.
+    (receiver?.type !== undefined && analysis.classes.has(receiver.type)) ||
     (r.k === 'name' && (analysis.spec.selfNames.includes(r.name) || analysis.classes.has(r.name))) ||
     (r.k === 'call' && r.isNew === true && analysis.classes.has(r.callee.split('.').pop() ?? ''));
   if (!local) return undefined;
@@ -161,7 +166,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr'))
     return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
   if (sunk) return type ? { type } : UNKNOWN;
-  const target = localTarget(analysis, call);
+  const target = localTarget(analysis, call, receiver);
   if (target) return callFunction(analysis, target, args, kwargs);
   const made = newContainer(spec.containers, args, match);
   if (made) return made;

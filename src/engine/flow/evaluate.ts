@@ -2,7 +2,7 @@ import type { Analysis, Env } from './context.js';
 import { evaluateCall } from './evaluate-call.js';
 import { foldBinary, foldUnary, truthy } from './fold.js';
 import type { Expr } from './ir.js';
-import { matchesAny } from './qualified-name.js';
+import { lookup, matchesAny } from './qualified-name.js';
 import { anyTaint, constant, keyOf, merge, prefixOf, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** The dotted spelling of a name or attribute chain (`os.path.join`), '' for anything else. */
@@ -33,6 +33,17 @@ function attributeSource(analysis: Analysis, expr: Expr): Value | undefined {
       return { taint: { line: expr.line, description: source.description } };
   }
   return undefined;
+}
+
+/** A field of a typed value (Go's `r.Body` of an `http.Request`): a source, or a value of a known type. */
+function typedField(analysis: Analysis, type: string, expr: Extract<Expr, { k: 'attr' }>): Value | undefined {
+  const written = [`${type}.${expr.name}`];
+  for (const source of analysis.spec.sources) {
+    if (source.attributes && matchesAny(source.attributes, written))
+      return { taint: { line: expr.line, description: source.description } };
+  }
+  const fieldType = lookup(analysis.spec.returns, written);
+  return fieldType ? { type: fieldType } : undefined;
 }
 
 /** An element of a container read at a position (a constant index or key, or one not known). */
@@ -68,6 +79,10 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       const object = evaluate(analysis, env, expr.object);
       const field = object.keys?.get(expr.name) ?? object.props?.get(expr.name);
       if (field) return field;
+      if (object.type) {
+        const typed = typedField(analysis, object.type, expr);
+        if (typed) return typed;
+      }
       const taint = taintOf(object);
       return taint ? { taint } : UNKNOWN;
     }
@@ -126,7 +141,7 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
         if (key !== undefined) keys.set(key, value);
         else rest = rest ?? taintOf(value);
       }
-      return { keys, rest };
+      return { keys, rest, type: expr.type };
     }
     case 'concat': {
       const parts = expr.parts.map((p) => evaluate(analysis, env, p));

@@ -2,11 +2,13 @@ import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
 import type { Analysis, Env, Frame, TaintFlow } from './context.js';
 import type { FlowSpec } from './flow-spec.js';
+import { goFile } from './go/go-file.js';
 import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
+import { GO_SPEC } from './specs/go.js';
 import { JAVA_SPEC } from './specs/java.js';
 import { PYTHON_SPEC } from './specs/python.js';
 import type { Value } from './value.js';
@@ -17,6 +19,7 @@ export type { TaintFlow } from './context.js';
 const STEP_BUDGET = 200_000;
 
 const ADAPTERS: Partial<Record<Language, { read: (root: SgNode) => FileIR; spec: FlowSpec }>> = {
+  go: { read: goFile, spec: GO_SPEC },
   java: { read: javaFile, spec: JAVA_SPEC },
   python: { read: pythonFile, spec: PYTHON_SPEC },
 };
@@ -27,6 +30,7 @@ export function flowSupports(language: Language): boolean {
 }
 
 const sourceText = new WeakMap<FlowSpec, RegExp>();
+const requiredText = new WeakMap<FlowSpec, RegExp>();
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const last = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
@@ -39,6 +43,14 @@ const last = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
  * (`Query(`) or a decorator (`@app.route`).
  */
 function mayHaveSource(spec: FlowSpec, text: string): boolean {
+  if (spec.requires !== undefined) {
+    let required = requiredText.get(spec);
+    if (!required) {
+      required = new RegExp(spec.requires);
+      requiredText.set(spec, required);
+    }
+    if (!required.test(text)) return false;
+  }
   let re = sourceText.get(spec);
   if (!re) {
     const sources = spec.sources.flatMap((s) => [...(s.calls ?? []), ...(s.attributes ?? [])]);

@@ -60,6 +60,10 @@ export interface SinkSpec {
   requirePrefix?: string | undefined;
   /** Not when the value starts with a fixed scheme and host, or is a relative path. */
   unlessFixedHost?: boolean | undefined;
+  /** Not when the receiver has one of these types (a prepared statement's `Exec` binds its arguments). */
+  unlessReceiverType?: string[] | undefined;
+  /** Only a value that is no container: GORM's `Where(&User{...})` binds a struct's or map's fields. */
+  scalarOnly?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */
   requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
 }
@@ -145,4 +149,9 @@ export interface FlowSpec {
   containers: ContainerSpec;
   /** Names of the receiver in a method body (`this`, `self`). */
   selfNames: string[];
+  /**
+   * Text a file or function must also hold to read input at all, as a regular expression: Go reads
+   * request input only through a parameter typed `*http.Request`, `*gin.Context`, `echo.Context`.
+   */
+  requires?: string | undefined;
 }

@@ -27,7 +27,8 @@ export type Expr =
   | { k: 'unary'; op: string; arg: Expr; line: number }
   | { k: 'cond'; test: Expr; whenTrue: Expr; whenFalse: Expr; line: number }
   | { k: 'list'; items: Expr[]; line: number }
-  | { k: 'map'; entries: [Expr, Expr][]; line: number }
+  /** A map, or a struct literal keyed by field name; `type` when written (`http.Client{...}`). */
+  | { k: 'map'; entries: [Expr, Expr][]; line: number; type?: string | undefined }
   /** An interpolated string (f-string, template literal): taint of any part. */
   | { k: 'concat'; parts: Expr[]; line: number }
   /** A form the adapter does not model: taint of any part flows to it (conservative). */

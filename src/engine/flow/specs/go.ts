@@ -1,0 +1,320 @@
+import type { FlowSpec } from '../flow-spec.js';
+
+const on = (type: string, methods: string[]): string[] => methods.map((m) => `${type}.${m}`);
+const any = (methods: string[]): string[] => methods.map((m) => `*.${m}`);
+/**
+ * Types are written short (`Request` matches `http.Request`): the quick test of a file's text for
+ * sources looks for the method names of a name that starts with a capital.
+ */
+const REQUEST = 'Request';
+/** A request's URL: `r.URL` has this type, named after where it was read. */
+const REQUEST_URL = 'Request.URL';
+const GIN = 'Context';
+const ECHO = 'Context';
+const WRITER = 'ResponseWriter';
+/** Prepared statements: their `Exec`/`Query` bind the arguments. */
+const STATEMENTS = ['sql.Stmt', 'sqlx.Stmt', 'sqlx.NamedStmt'];
+
+/**
+ * net/http, gin, echo and the standard library. Request input is read through a parameter's type
+ * (`r *http.Request`, `c *gin.Context`, `c echo.Context`), so sources are methods and fields of
+ * those types; names as written, matched qualified or not.
+ */
+export const GO_SPEC: FlowSpec = {
+  sources: [
+    {
+      calls: [
+        ...on(REQUEST, ['FormValue']),
+        ...on(GIN, ['Query', 'DefaultQuery', 'GetQuery', 'QueryArray', 'GetQueryArray', 'QueryMap', 'GetQueryMap']),
+      ],
+      description: 'the query string',
+    },
+    {
+      calls: [...on(REQUEST_URL, ['Query']), ...on(ECHO, ['QueryParam', 'QueryParams', 'QueryString'])],
+      description: 'the query string',
+    },
+    { attributes: [`${REQUEST_URL}.RawQuery`], description: 'the query string' },
+    {
+      calls: [
+        ...on(REQUEST, ['PostFormValue']),
+        ...on(GIN, ['PostForm', 'DefaultPostForm', 'GetPostForm', 'PostFormArray', 'GetPostFormArray', 'PostFormMap']),
+        ...on(ECHO, ['FormValue', 'FormParams']),
+      ],
+      description: 'the form body',
+    },
+    { attributes: on(REQUEST, ['Form', 'PostForm', 'MultipartForm']), description: 'the form body' },
+    {
+      calls: [...on(REQUEST, ['PathValue']), ...on(GIN, ['Param']), ...on(ECHO, ['Param', 'ParamValues'])],
+      description: 'a URL path parameter',
+    },
+    {
+      calls: [...on(REQUEST, ['UserAgent', 'Referer']), ...on(GIN, ['GetHeader'])],
+      description: 'a request header',
+    },
+    { attributes: on(REQUEST, ['Header', 'Trailer']), description: 'a request header' },
+    {
+      calls: [...on(REQUEST, ['Cookie', 'Cookies']), ...on(GIN, ['Cookie']), ...on(ECHO, ['Cookie', 'Cookies'])],
+      description: 'a cookie',
+    },
+    {
+      calls: [
+        ...on(REQUEST, ['FormFile', 'MultipartReader']),
+        ...on(GIN, [
+          'GetRawData',
+          'FormFile',
+          'MultipartForm',
+          'ShouldBind',
+          'ShouldBindJSON',
+          'ShouldBindXML',
+          'ShouldBindQuery',
+          'ShouldBindUri',
+          'ShouldBindHeader',
+          'ShouldBindWith',
+          'ShouldBindBodyWith',
+          'Bind',
+          'BindJSON',
+          'BindXML',
+          'BindQuery',
+          'BindUri',
+          'BindHeader',
+        ]),
+        ...on(ECHO, ['Bind', 'FormFile', 'MultipartForm']),
+      ],
+      description: 'the request body',
+    },
+    { attributes: on(REQUEST, ['Body']), description: 'the request body' },
+    {
+      calls: on(REQUEST_URL, ['String', 'EscapedPath', 'RequestURI']),
+      attributes: [...on(REQUEST_URL, ['Path', 'RawPath', 'Fragment']), ...on(REQUEST, ['RequestURI'])],
+      description: 'the request URL',
+    },
+  ],
+  paramSources: [],
+  routes: [],
+  sinks: [
+    {
+      calls: any([
+        'Query',
+        'QueryRow',
+        'Exec',
+        'Prepare',
+        'Queryx',
+        'QueryRowx',
+        'MustExec',
+        'NamedQuery',
+        'NamedExec',
+        'Preparex',
+      ]),
+      args: [0],
+      unlessReceiverType: STATEMENTS,
+      cwe: 89,
+      kind: 'SQL query',
+    },
+    {
+      calls: any([
+        'QueryContext',
+        'QueryRowContext',
+        'ExecContext',
+        'PrepareContext',
+        'QueryxContext',
+        'QueryRowxContext',
+        'MustExecContext',
+        'NamedQueryContext',
+        'NamedExecContext',
+        'PreparexContext',
+      ]),
+      args: [1],
+      unlessReceiverType: STATEMENTS,
+      cwe: 89,
+      kind: 'SQL query',
+    },
+    { calls: any(['SelectContext', 'GetContext']), args: [2], cwe: 89, kind: 'SQL query' },
+    // GORM: `Raw`/`Where` take SQL text; a struct or map condition is bound, so only a string counts.
+    { calls: any(['Raw', 'Where', 'Having', 'Joins']), args: [0], scalarOnly: true, cwe: 89, kind: 'SQL query' },
+    { calls: ['exec.Command', 'exec.CommandContext'], programOnly: true, cwe: 78, kind: 'program to run' },
+    {
+      calls: [
+        'os.Open',
+        'os.OpenFile',
+        'os.ReadFile',
+        'os.Create',
+        'os.Remove',
+        'os.RemoveAll',
+        'os.WriteFile',
+        'os.ReadDir',
+        'os.Mkdir',
+        'os.MkdirAll',
+        'os.Stat',
+        'os.Lstat',
+        'os.Chmod',
+        'ioutil.ReadFile',
+        'ioutil.WriteFile',
+        'ioutil.ReadDir',
+        ...on(GIN, ['File', 'FileAttachment']),
+        ...on(ECHO, ['File', 'Attachment', 'Inline']),
+      ],
+      args: [0],
+      cwe: 22,
+      kind: 'file path',
+    },
+    { calls: ['os.Rename', 'os.Symlink', 'os.Link'], cwe: 22, kind: 'file path' },
+    { calls: ['http.ServeFile'], args: [2], cwe: 22, kind: 'file path' },
+    {
+      calls: [
+        ...on(WRITER, ['Write', 'WriteString', 'Fprintf', 'Fprint', 'Fprintln']),
+        'template.HTML',
+        'template.JS',
+        'template.HTMLAttr',
+        'template.URL',
+        'template.CSS',
+        'template.Srcset',
+      ],
+      cwe: 79,
+      kind: 'HTML response',
+    },
+    { calls: on(ECHO, ['HTML', 'HTMLBlob']), args: [1], cwe: 79, kind: 'HTML response' },
+    {
+      calls: [
+        'http.Get',
+        'http.Head',
+        'http.Post',
+        'http.PostForm',
+        ...on('http.Client', ['Get', 'Head', 'Post', 'PostForm']),
+        'http.DefaultClient.Get',
+        'http.DefaultClient.Head',
+        'http.DefaultClient.Post',
+      ],
+      args: [0],
+      unlessFixedHost: true,
+      cwe: 918,
+      kind: 'outgoing request URL',
+    },
+    { calls: ['http.NewRequest'], args: [1], unlessFixedHost: true, cwe: 918, kind: 'outgoing request URL' },
+    { calls: ['http.NewRequestWithContext'], args: [2], unlessFixedHost: true, cwe: 918, kind: 'outgoing request URL' },
+    { calls: ['http.Redirect'], args: [2], unlessFixedHost: true, cwe: 601, kind: 'redirect' },
+    {
+      calls: [...on(GIN, ['Redirect']), ...on(ECHO, ['Redirect'])],
+      args: [1],
+      unlessFixedHost: true,
+      cwe: 601,
+      kind: 'redirect',
+    },
+    { calls: ['Template.Parse'], args: [0], cwe: 1336, kind: 'template' },
+  ],
+  assignSinks: [],
+  sanitizers: [
+    {
+      calls: [
+        'strconv.Atoi',
+        'strconv.ParseInt',
+        'strconv.ParseUint',
+        'strconv.ParseFloat',
+        'strconv.ParseBool',
+        'strconv.Itoa',
+        'strconv.FormatInt',
+        'strconv.FormatUint',
+        'strconv.FormatBool',
+        'strconv.Quote',
+        'uuid.Parse',
+        'uuid.MustParse',
+        'len',
+      ],
+    },
+    {
+      calls: [
+        'html.EscapeString',
+        'template.HTMLEscapeString',
+        'template.HTMLEscaper',
+        'template.JSEscapeString',
+        'json.Marshal',
+      ],
+      cwes: [79],
+    },
+    // Both leave letters, digits and `-_.~`: no markup, quote, slash, space or line break survives.
+    { calls: ['url.QueryEscape', 'url.PathEscape'], cwes: [79, 89, 78, 117] },
+    { calls: ['filepath.Base', 'path.Base'], cwes: [22] },
+  ],
+  guards: [
+    { calls: ['strings.HasPrefix'], subject: 0, cwes: [22], needsNormalized: true },
+    { calls: ['filepath.IsLocal'], subject: 0, cwes: [22] },
+    { calls: ['slices.Contains'], subject: 1 },
+  ],
+  rejects: [
+    { text: '..', cwes: [22] },
+    { text: '../', cwes: [22] },
+    { text: "'", cwes: [89] },
+    { text: '<', cwes: [79] },
+  ],
+  urlParsers: ['url.Parse', 'url.ParseRequestURI'],
+  urlHosts: ['Host', 'Hostname'],
+  sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape)', cwes: [79] }],
+  appendsTo: [
+    ...on('strings.Builder', ['WriteString', 'WriteByte', 'WriteRune', 'Write']),
+    ...on('bytes.Buffer', ['WriteString', 'WriteByte', 'WriteRune', 'Write']),
+    ...any(['Fprintf', 'Fprint', 'Fprintln', 'WriteString']),
+  ],
+  exits: ['panic', 'os.Exit', 'log.Fatal', 'log.Fatalf', 'log.Fatalln', 'log.Panic', 'log.Panicf', 'log.Panicln'],
+  responses: [],
+  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
+  normalizers: ['filepath.Clean', 'filepath.Abs', 'filepath.Join', 'filepath.EvalSymlinks', 'path.Clean', 'path.Join'],
+  returns: {
+    'http.Request.URL': 'http.Request.URL',
+    'gin.Context.Request': 'http.Request',
+    'gin.Context.Writer': 'http.ResponseWriter',
+    'echo.Context.Request': 'http.Request',
+    'echo.Context.Response': 'http.ResponseWriter',
+    'template.New': 'Template',
+    'template.Must': 'Template',
+    ...Object.fromEntries(
+      ['New', 'Funcs', 'Delims', 'Option', 'Lookup', 'Clone'].map((m) => [`Template.${m}`, 'Template']),
+    ),
+    ...Object.fromEntries(['Prepare', 'PrepareContext'].map((m) => [`*.${m}`, 'sql.Stmt'])),
+    ...Object.fromEntries(['Preparex', 'PreparexContext'].map((m) => [`*.${m}`, 'sqlx.Stmt'])),
+    ...Object.fromEntries(['PrepareNamed', 'PrepareNamedContext'].map((m) => [`*.${m}`, 'sqlx.NamedStmt'])),
+  },
+  scalarResults: [
+    'len',
+    'cap',
+    'strings.HasPrefix',
+    'strings.HasSuffix',
+    'strings.Contains',
+    'strings.ContainsAny',
+    'strings.ContainsRune',
+    'strings.Index',
+    'strings.IndexByte',
+    'strings.LastIndex',
+    'strings.Count',
+    'strings.EqualFold',
+    'strings.Compare',
+    'bytes.Equal',
+    'bytes.Contains',
+    'bytes.HasPrefix',
+    'errors.Is',
+    'errors.As',
+    'os.IsNotExist',
+    'os.IsExist',
+    'utf8.RuneCountInString',
+    'utf8.ValidString',
+    'regexp.MatchString',
+    '*.MatchString',
+    '*.Match',
+  ],
+  containers: {
+    lists: [],
+    maps: [],
+    listOf: [],
+    mapOf: [],
+    append: ['append'],
+    insert: [],
+    put: [],
+    get: ['Get'],
+    remove: ['delete'],
+    removeValue: [],
+    removeFirst: [],
+    removeLast: [],
+    extend: ['extend'],
+    clear: [],
+  },
+  selfNames: [],
+  requires: '\\*\\s*http\\.Request\\b|\\bgin\\.Context\\b|\\becho\\.Context\\b',
+};
