@@ -17,6 +17,9 @@ const INTEGERS = [
   'UUID.fromString',
 ];
 
+/** The start of SQL text: a statement's first keyword, or a JDBC call escape (`{call proc(?)}`). */
+const SQL_TEXT = '^\\s*(\\{\\s*(\\?\\s*=\\s*)?call|select|insert|update|delete|merge|replace|upsert|with|call|exec)\\b';
+
 /** The Servlet API, Spring MVC and the JDK; names as written, matched qualified or not. */
 export const JAVA_SPEC: FlowSpec = {
   sources: [
@@ -85,6 +88,15 @@ export const JAVA_SPEC: FlowSpec = {
         '*.createSQLQuery',
       ],
       args: [0],
+      cwe: 89,
+      kind: 'SQL query',
+    },
+    // A query method on a receiver of unknown type (a template held in another class's field):
+    // a sink when its first argument is written as SQL.
+    {
+      calls: ['*.query', '*.update', '*.queryForStream'],
+      args: [0],
+      requirePrefix: SQL_TEXT,
       cwe: 89,
       kind: 'SQL query',
     },

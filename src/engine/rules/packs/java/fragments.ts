@@ -91,3 +91,53 @@ export const declaredFrom = (meta: string, value: Record<string, unknown>): Reco
 
 /** Handler methods of a Spring controller. */
 export const MAPPING = '@(Get|Post|Put|Delete|Patch|Request)Mapping\\b';
+
+/** Servlet request getters that return what the client sent (the flow analysis' sources). */
+export const REQUEST_GETTERS = [
+  'getParameter',
+  'getParameterValues',
+  'getParameterMap',
+  'getParameterNames',
+  'getHeader',
+  'getHeaders',
+  'getHeaderNames',
+  'getCookies',
+  'getQueryString',
+  'getInputStream',
+  'getReader',
+  'getPart',
+  'getParts',
+];
+
+/** Annotations by which Spring MVC and JAX-RS bind a handler's parameter from the request. */
+export const REQUEST_BINDINGS = [
+  'RequestParam',
+  'PathVariable',
+  'MatrixVariable',
+  'ModelAttribute',
+  'RequestBody',
+  'RequestPart',
+  'RequestHeader',
+  'CookieValue',
+  'QueryParam',
+  'PathParam',
+  'FormParam',
+  'HeaderParam',
+  'CookieParam',
+];
+
+/** Parameter types a handler is given by its framework, not by a caller's code. */
+export const FRAMEWORK_OBJECTS = [
+  'HttpServletRequest',
+  'HttpServletResponse',
+  'ServletRequest',
+  'ServletResponse',
+  'HttpSession',
+  'Model',
+  'ModelMap',
+  'BindingResult',
+  'Principal',
+  'Authentication',
+  'Locale',
+  'RedirectAttributes',
+];

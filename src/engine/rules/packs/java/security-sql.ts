@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: a message quotes MyBatis `${...}` substitution
 import type { Rule } from '../../rule-schema.js';
-import { builtString, firstArgument } from './fragments.js';
+import { builtString, FRAMEWORK_OBJECTS, firstArgument, REQUEST_BINDINGS, REQUEST_GETTERS } from './fragments.js';
 
 /**
  * A local declared in the same method from SQL built by concatenation or formatting:
@@ -22,7 +22,11 @@ const declaredSql = {
             field: 'value',
             all: [
               builtString,
-              { regex: '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b' },
+              // A statement, or a JDBC call escape: `"{call " + procedure + "}"`.
+              {
+                regex:
+                  '(?i)\\b(select\\s.+\\sfrom|insert\\s+into|update\\s.+\\sset|delete\\s+from)\\b|\\{\\s*(\\?\\s*=\\s*)?call\\s',
+              },
               // `"... ORDER BY " + column` with the column from an allow-list (`SORT_COLUMNS.get(...)`).
               { not: { regex: '\\+\\s*[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
             ],
@@ -86,6 +90,41 @@ const builderSql = {
   },
 };
 
+/**
+ * A method the flow analysis follows from its start with every value it uses: it reads request
+ * input (a servlet request getter, or a parameter the framework binds from the request) and takes
+ * nothing else from its callers (its other parameters are the request, response, session or
+ * model). There `java.flow.sql-injection` reports a request value that reaches the query, and
+ * knows when a constant branch, a sanitiser or a fixed value makes the query safe; the pattern
+ * rule, which sees only that something is concatenated, would flag both. Methods with a parameter
+ * of their own keep the pattern rule: its value comes from callers the analysis may not see.
+ */
+const followedByFlow = {
+  inside: {
+    stopBy: 'end',
+    kind: 'method_declaration',
+    all: [
+      { regex: `\\.(${REQUEST_GETTERS.join('|')})\\s*\\(|@(${REQUEST_BINDINGS.join('|')})\\b` },
+      {
+        not: {
+          has: {
+            field: 'parameters',
+            has: {
+              kind: 'formal_parameter',
+              not: {
+                any: [
+                  { has: { field: 'type', regex: `^([\\w.]+\\.)?(${FRAMEWORK_OBJECTS.join('|')})$` } },
+                  { has: { kind: 'modifiers', regex: `@(${REQUEST_BINDINGS.join('|')})\\b` } },
+                ],
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
 export const sqlInjectionRule: Rule = {
   id: 'java.sql-injection',
   languages: ['java'],
@@ -123,32 +162,37 @@ export const sqlInjectionRule: Rule = {
         ],
       },
     ],
-    // `"... ORDER BY " + column` where `column = SORT_COLUMNS.getOrDefault(sort, "name")`: an allow-list.
     not: {
-      has: {
-        field: 'arguments',
-        has: {
-          nthChild: 1,
-          kind: 'binary_expression',
+      any: [
+        followedByFlow,
+        // `"... ORDER BY " + column` where `column = SORT_COLUMNS.getOrDefault(sort, "name")`: an allow-list.
+        {
           has: {
-            field: 'right',
-            kind: 'identifier',
-            pattern: '$COLUMN',
-            inside: {
-              stopBy: 'end',
-              kind: 'method_declaration',
+            field: 'arguments',
+            has: {
+              nthChild: 1,
+              kind: 'binary_expression',
               has: {
-                stopBy: 'end',
-                kind: 'variable_declarator',
-                all: [
-                  { has: { field: 'name', pattern: '$COLUMN' } },
-                  { has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
-                ],
+                field: 'right',
+                kind: 'identifier',
+                pattern: '$COLUMN',
+                inside: {
+                  stopBy: 'end',
+                  kind: 'method_declaration',
+                  has: {
+                    stopBy: 'end',
+                    kind: 'variable_declarator',
+                    all: [
+                      { has: { field: 'name', pattern: '$COLUMN' } },
+                      { has: { field: 'value', regex: '^[A-Z][A-Z0-9_]*\\.(get|getOrDefault)\\(' } },
+                    ],
+                  },
+                },
               },
             },
           },
         },
-      },
+      ],
     },
   },
   cwe: 'CWE-89',
