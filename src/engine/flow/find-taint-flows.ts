@@ -5,9 +5,11 @@ import type { FlowSpec } from './flow-spec.js';
 import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
+import { javascriptFile } from './javascript/javascript-file.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { JAVA_SPEC } from './specs/java.js';
+import { JAVASCRIPT_SPEC } from './specs/javascript.js';
 import { PYTHON_SPEC } from './specs/python.js';
 import type { Value } from './value.js';
 
@@ -19,6 +21,9 @@ const STEP_BUDGET = 200_000;
 const ADAPTERS: Partial<Record<Language, { read: (root: SgNode) => FileIR; spec: FlowSpec }>> = {
   java: { read: javaFile, spec: JAVA_SPEC },
   python: { read: pythonFile, spec: PYTHON_SPEC },
+  javascript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
+  typescript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
+  tsx: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
 };
 
 /** Whether the flow analysis reads this language yet. */

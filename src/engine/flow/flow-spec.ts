@@ -11,6 +11,8 @@ export interface SourceSpec {
   /** Attribute reads whose value is untrusted: `request.args`. */
   attributes?: string[] | undefined;
   description: string;
+  /** CWEs its value cannot reach as it is read (a URL path parameter is a string, never a query operator object). */
+  safeFor?: number[] | undefined;
 }
 
 /** Parameters the framework fills from the request: by annotation or default-value marker. */
@@ -42,7 +44,7 @@ export interface SinkSpec {
   kwargs?: string[] | undefined;
   /** Only when this keyword argument is a true constant (`shell=True`). */
   requireKwarg?: string | undefined;
-  /** Not when this keyword argument is one of these names (`Loader=SafeLoader`). */
+  /** Not when this keyword argument is one of these names (`Loader=SafeLoader`), or is given at all when none are listed. */
   unlessKwarg?: { name: string; values: string[] } | undefined;
   /**
    * Only the program of a command: a list's first element, or the whole string; all of the list
@@ -60,6 +62,11 @@ export interface SinkSpec {
   requirePrefix?: string | undefined;
   /** Not when the value starts with a fixed scheme and host, or is a relative path. */
   unlessFixedHost?: boolean | undefined;
+  /**
+   * An object or array at a dangerous position is an options object (or data sent as JSON): only
+   * its fields named in `kwargs` are dangerous (`pool.query({ text, values })`).
+   */
+  optionsObject?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */
   requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
 }
