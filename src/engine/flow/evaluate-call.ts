@@ -169,7 +169,13 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
   if (sunk) return type ? { type } : UNKNOWN;
   const target = localTarget(analysis, call);
-  if (target) return callFunction(analysis, target, args, kwargs);
+  if (target) {
+    const lines = (analysis.callLines ??= []);
+    lines.push(call.line);
+    const result = callFunction(analysis, target, args, kwargs);
+    lines.pop();
+    return result;
+  }
   const made = newContainer(spec.containers, args, match);
   if (made) return made;
   if (receiver && match(spec.appendsTo)) {

@@ -37,7 +37,7 @@ describe('JavaScript taint flows: sinks', () => {
   await fetch('https://api.example.com/items/' + v);
   res.redirect(v);
   res.redirect('/items/' + v);
-  res.send(v);
+  res.send(\`<p>\${v}</p>\`);
   res.send({ value: v });
   User.find({ name: req.body.name });
   User.findOne({ where: { name: req.body.name } });
@@ -55,6 +55,17 @@ describe('JavaScript taint flows: sinks', () => {
       '79@25<-8',
       '943@27<-27',
     ]);
+  });
+
+  it('takes a response body for HTML only when it starts with markup, += keeping its start', () => {
+    expect(
+      handler(`  const v = req.query.v;
+  let html = '<ul>';
+  html += '<li>' + v + '</li>';
+  res.send(html);
+  res.send(await lookup(v));
+  res.end('Hello ' + v);`),
+    ).toEqual(['79@11<-8']);
   });
 
   it('knows template compilation, unsafe deserialisation and DOM writes', () => {
@@ -90,14 +101,14 @@ describe('JavaScript taint flows: sanitizers and checks', () => {
   it('ends taint for the CWE an escape is for, and only that one', () => {
     expect(
       handler(`  const v = req.query.v;
-  res.send(escapeHtml(v));
-  res.send(he.encode(v));
-  res.send(validator.escape(v));
-  res.send(DOMPurify.sanitize(v));
+  res.send('<p>' + escapeHtml(v));
+  res.send('<p>' + he.encode(v));
+  res.send('<p>' + validator.escape(v));
+  res.send('<p>' + DOMPurify.sanitize(v));
   res.redirect('/search?q=' + encodeURIComponent(v));
   res.redirect(encodeURIComponent(v));
   exec('echo ' + escapeHtml(v));
-  res.send(v.trim());`),
+  res.send('<p>' + v.trim());`),
     ).toEqual(['78@15<-8', '79@16<-8']);
   });
 
@@ -132,7 +143,7 @@ describe('JavaScript taint flows: sanitizers and checks', () => {
 });
 
 describe('JavaScript flow findings in a review', () => {
-  it('reports a flow the pattern rules miss, through a helper, as js.flow.* with the source line', () => {
+  it('reports a flow the pattern rules miss, through a helper, at the call as js.flow.* with the source and sink lines', () => {
     const content = `function back(res, to) {
   res.redirect(to);
 }
@@ -153,7 +164,9 @@ app.get('/login', (req, res) => {
     );
     const flow = findings.filter((f) => f.ruleId.startsWith('js.flow.'));
     expect(flow).toHaveLength(1);
-    expect(flow[0]).toMatchObject({ ruleId: 'js.flow.open-redirect', line: 2, cwe: 'CWE-601', severity: 'important' });
-    expect(flow[0]?.message).toContain('`next` comes from the query string on line 5');
+    expect(flow[0]).toMatchObject({ ruleId: 'js.flow.open-redirect', line: 6, cwe: 'CWE-601', severity: 'important' });
+    expect(flow[0]?.message).toContain(
+      '`next` comes from the query string on line 5 and reaches this redirect (line 2, in a function it calls)',
+    );
   });
 });

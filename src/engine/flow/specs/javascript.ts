@@ -273,14 +273,14 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       cwe: 601,
       kind: 'redirect',
     },
-    // Express sends a string as text/html.
-    // An object or array is sent as JSON.
-    { calls: on(RESPONSE, ['send']), args: [0], optionsObject: true, cwe: 79, kind: 'HTML response' },
-    // Without a content type, a body that starts with markup (or of which nothing is known) is read as HTML.
+    // An HTML body: text built with markup at its start. Whatever else a handler sends (a
+    // record, a list, a library's result) Express and Koa send as JSON, and a computed value
+    // is not known to be markup.
     {
-      calls: [...on(RESPONSE, ['write', 'end']), 'ctx.body=', 'ctx.response.body='],
+      calls: [...on(RESPONSE, ['send', 'write', 'end']), 'ctx.body=', 'ctx.response.body='],
       args: [0],
-      requirePrefix: '^(?:\\s*<|$)',
+      optionsObject: true,
+      requirePrefix: '^\\s*<',
       cwe: 79,
       kind: 'HTML response',
     },
@@ -433,6 +433,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
   responses: [],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
+  reportAtCall: true,
 };
 
 /** SQL text, or a value of which no constant start is known (the query may be all input). */
