@@ -30,6 +30,8 @@ export interface Analysis {
   globals: Env;
   /** Functions being evaluated, innermost last: bounds the depth and stops recursion. */
   stack: FunctionIR[];
+  /** Lines of the calls into `stack`'s functions, outermost first (for `reportAtCall`). */
+  callLines?: number[] | undefined;
   /** Work left before the file is given up on (hostile or huge inputs). */
   budget: { steps: number };
 }
@@ -46,7 +48,12 @@ export interface Frame {
   returnSink?: { cwe: number; kind: string } | undefined;
 }
 
-export function recordFlow(analysis: Analysis, flow: TaintFlow): void {
+export function recordFlow(analysis: Analysis, found: TaintFlow): void {
+  const at = analysis.spec.reportAtCall ? analysis.callLines?.[0] : undefined;
+  const flow =
+    at === undefined
+      ? found
+      : { ...found, sinkLine: at, sinkKind: `${found.sinkKind} (line ${found.sinkLine}, in a function it calls)` };
   const key = `${flow.sinkLine}:${flow.cwe}`;
   if (!analysis.flows.has(key)) analysis.flows.set(key, flow);
 }

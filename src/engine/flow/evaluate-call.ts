@@ -1,6 +1,6 @@
 import { containerCall, newContainer, receiverPath } from './containers.js';
 import { type Analysis, type Env, MAX_CALL_DEPTH, recordFlow } from './context.js';
-import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
+import { dottedName, evaluate, qualify, readElement, safeFor } from './evaluate.js';
 import { foldMethod } from './fold.js';
 import { callFunction } from './interpret.js';
 import type { Expr, FunctionIR } from './ir.js';
@@ -46,7 +46,9 @@ function sinkValues(
     if (!command) return [];
     return runsShell(analysis.spec.shells, command) ? [command] : [firstOf(command)];
   }
-  const positional = sink.args ? sink.args.map((i) => args[i]) : args;
+  const positional = (sink.args ? sink.args.map((i) => args[i]) : args).flatMap((v) =>
+    sink.optionsObject && (v?.keys || v?.items) && !v.taint ? (sink.kwargs ?? []).map((k) => v.keys?.get(k)) : [v],
+  );
   const named = sink.args ? (sink.kwargs ?? []).map((k) => kwargs.get(k)) : [...kwargs.values()];
   const values = [...positional, ...named].filter((v): v is Value => v !== undefined);
   return sink.firstOfSequence ? values.map(firstOf) : values;
@@ -69,7 +71,12 @@ function checkSinks(
     }
     const unless = sink.unlessKwarg;
     const unlessExpr = unless ? call.kwargs[unless.name] : undefined;
-    if (unless && unlessExpr && matchesAny(unless.values, [qualify(analysis, dottedName(unlessExpr))])) continue;
+    if (
+      unless &&
+      unlessExpr &&
+      (unless.values.length === 0 || matchesAny(unless.values, [qualify(analysis, dottedName(unlessExpr))]))
+    )
+      continue;
     const prop = sink.requireProp;
     if (prop) {
       const holder = (prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg];
@@ -159,7 +166,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const type = lookup(spec.returns, names);
   for (const source of spec.sources) {
     if (source.calls && match(source.calls))
-      return { taint: { line: call.line, description: source.description }, type };
+      return { taint: { line: call.line, description: source.description, cleared: safeFor(source.safeFor) }, type };
   }
   if (match(spec.responses)) return { type: 'Response' };
   const parsed = call.args[0];
@@ -167,7 +174,13 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
   if (sunk) return type ? { type } : UNKNOWN;
   const target = localTarget(analysis, call, receiver);
-  if (target) return callFunction(analysis, target, args, kwargs);
+  if (target) {
+    const lines = (analysis.callLines ??= []);
+    lines.push(call.line);
+    const result = callFunction(analysis, target, args, kwargs);
+    lines.pop();
+    return result;
+  }
   const made = newContainer(spec.containers, args, match);
   if (made) return made;
   if (receiver && match(spec.appendsTo)) {

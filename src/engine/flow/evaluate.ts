@@ -24,13 +24,17 @@ export function qualify(analysis: Analysis, dotted: string): string {
   return full ? full + (dot < 0 ? '' : dotted.slice(dot)) : dotted;
 }
 
+/** The CWEs a source's value is safe for as read, as a taint's cleared set. */
+export const safeFor = (cwes: number[] | undefined): ReadonlySet<number> | undefined =>
+  cwes ? new Set(cwes) : undefined;
+
 function attributeSource(analysis: Analysis, expr: Expr): Value | undefined {
   const dotted = dottedName(expr);
   if (!dotted) return undefined;
   const written = [dotted, qualify(analysis, dotted)];
   for (const source of analysis.spec.sources) {
     if (source.attributes && matchesAny(source.attributes, written))
-      return { taint: { line: expr.line, description: source.description } };
+      return { taint: { line: expr.line, description: source.description, cleared: safeFor(source.safeFor) } };
   }
   return undefined;
 }

@@ -6,10 +6,12 @@ import { goFile } from './go/go-file.js';
 import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
+import { javascriptFile } from './javascript/javascript-file.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { GO_SPEC } from './specs/go.js';
 import { JAVA_SPEC } from './specs/java.js';
+import { JAVASCRIPT_SPEC } from './specs/javascript.js';
 import { PYTHON_SPEC } from './specs/python.js';
 import type { Value } from './value.js';
 
@@ -22,6 +24,9 @@ const ADAPTERS: Partial<Record<Language, { read: (root: SgNode) => FileIR; spec:
   go: { read: goFile, spec: GO_SPEC },
   java: { read: javaFile, spec: JAVA_SPEC },
   python: { read: pythonFile, spec: PYTHON_SPEC },
+  javascript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
+  typescript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
+  tsx: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
 };
 
 /** Whether the flow analysis reads this language yet. */

@@ -129,7 +129,14 @@ const RULES: Record<number, FlowRule> = {
   },
 };
 
-const PREFIX: Partial<Record<Language, string>> = { go: 'go', java: 'java', python: 'py' };
+const PREFIX: Partial<Record<Language, string>> = {
+  go: 'go',
+  java: 'java',
+  python: 'py',
+  javascript: 'js',
+  typescript: 'js',
+  tsx: 'js',
+};
 
 /** What each flow rule detects, by rule id (`py.flow.sql-injection`), for reports that list rules. */
 export function flowRuleDescriptions(): Record<string, string> {

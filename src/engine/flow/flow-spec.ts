@@ -11,6 +11,8 @@ export interface SourceSpec {
   /** Attribute reads whose value is untrusted: `request.args`. */
   attributes?: string[] | undefined;
   description: string;
+  /** CWEs its value cannot reach as it is read (a URL path parameter is a string, never a query operator object). */
+  safeFor?: number[] | undefined;
 }
 
 /** Parameters the framework fills from the request: by annotation or default-value marker. */
@@ -42,7 +44,7 @@ export interface SinkSpec {
   kwargs?: string[] | undefined;
   /** Only when this keyword argument is a true constant (`shell=True`). */
   requireKwarg?: string | undefined;
-  /** Not when this keyword argument is one of these names (`Loader=SafeLoader`). */
+  /** Not when this keyword argument is one of these names (`Loader=SafeLoader`), or is given at all when none are listed. */
   unlessKwarg?: { name: string; values: string[] } | undefined;
   /**
    * Only the program of a command: a list's first element, or the whole string; all of the list
@@ -64,6 +66,11 @@ export interface SinkSpec {
   unlessReceiverType?: string[] | undefined;
   /** Only a value that is no container: GORM's `Where(&User{...})` binds a struct's or map's fields. */
   scalarOnly?: boolean | undefined;
+  /**
+   * An object or array at a dangerous position is an options object (or data sent as JSON): only
+   * its fields named in `kwargs` are dangerous (`pool.query({ text, values })`).
+   */
+  optionsObject?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */
   requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
 }
@@ -154,4 +161,8 @@ export interface FlowSpec {
    * request input only through a parameter typed `*http.Request`, `*gin.Context`, `echo.Context`.
    */
   requires?: string | undefined;
+   * A sink reached inside a function of the file is reported on the line of the outermost call
+   * that hands it the value (where the reviewer sees the input passed on), not inside the helper.
+   */
+  reportAtCall?: boolean | undefined;
 }

@@ -70,7 +70,7 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
   }
   if (test.k !== 'call') return NONE;
   const written = [test.callee, `_.${test.name}`];
-  if (test.name === 'contains' && test.args[0]?.k === 'const' && test.receiver)
+  if ((test.name === 'contains' || test.name === 'includes') && test.args[0]?.k === 'const' && test.receiver)
     return rejection(analysis, test.args[0].value, test.receiver);
   // `x.equals("a")`: x is that constant where it holds.
   if (test.name === 'equals' && test.args[0]?.k === 'const') {

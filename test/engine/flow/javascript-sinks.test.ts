@@ -1,0 +1,172 @@
+import { describe, expect, it } from 'vitest';
+import { reviewChange } from '../../../src/engine/review-change.js';
+import { flowsOf } from './flows-of.js';
+
+/** An Express handler around a body, with the usual imports; the body starts on line 8. */
+const handler = (body: string) =>
+  flowsOf(
+    'javascript',
+    `import { exec, spawn } from 'node:child_process';
+import fs from 'fs';
+import path from 'path';
+import escapeHtml from 'escape-html';
+import he from 'he';
+import validator from 'validator';
+router.post('/x', async (req, res) => {
+${body}
+});`,
+  );
+
+describe('JavaScript taint flows: sinks', () => {
+  it('knows each sink with its CWE, and the safe forms beside it', () => {
+    expect(
+      handler(`  const v = req.query.v;
+  await pool.query('select * from t where id = ' + v);
+  await pool.query('select * from t where id = $1', [v]);
+  await pool.query({ text: 'select * from t where id = $1', values: [v] });
+  await knex.raw(\`select * from t where name = '\${v}'\`);
+  await prisma.$queryRawUnsafe('select * from t where id = ' + v);
+  exec(\`git log \${v}\`);
+  spawn('git', ['log', v]);
+  spawn('git log ' + v, [], { shell: true });
+  eval(v);
+  setTimeout(() => v, 10);
+  fs.readFile(path.join('/srv', v), () => {});
+  res.sendFile(v, { root: '/srv/public' });
+  await fetch(v);
+  await fetch('https://api.example.com/items/' + v);
+  res.redirect(v);
+  res.redirect('/items/' + v);
+  res.send(\`<p>\${v}</p>\`);
+  res.send({ value: v });
+  User.find({ name: req.body.name });
+  User.findOne({ where: { name: req.body.name } });
+  User.findOne({ _id: req.params.id });`),
+    ).toEqual([
+      '89@9<-8',
+      '89@12<-8',
+      '89@13<-8',
+      '78@14<-8',
+      '78@16<-8',
+      '95@17<-8',
+      '22@19<-8',
+      '918@21<-8',
+      '601@23<-8',
+      '79@25<-8',
+      '943@27<-27',
+    ]);
+  });
+
+  it('takes a response body for HTML only when it starts with markup, += keeping its start', () => {
+    expect(
+      handler(`  const v = req.query.v;
+  let html = '<ul>';
+  html += '<li>' + v + '</li>';
+  res.send(html);
+  res.send(await lookup(v));
+  res.end('Hello ' + v);`),
+    ).toEqual(['79@11<-8']);
+  });
+
+  it('knows template compilation, unsafe deserialisation and DOM writes', () => {
+    expect(
+      flowsOf(
+        'javascript',
+        `const ejs = require('ejs');
+const serialize = require('node-serialize');
+app.post('/t', (req, res) => {
+  const page = ejs.render(req.body.template, {});
+  ejs.render('<p><%= name %></p>', { name: req.body.name });
+  serialize.unserialize(req.cookies.profile);
+  el.innerHTML = req.query.html;
+  el.textContent = req.query.html;
+});`,
+      ),
+    ).toEqual(['1336@4<-4', '502@6<-6', '79@7<-7']);
+  });
+});
+
+describe('JavaScript taint flows: sanitizers and checks', () => {
+  it('ends taint at number conversion: parseInt, Number, parseFloat, unary plus', () => {
+    expect(
+      handler(`  const v = req.query.v;
+  exec('ls ' + parseInt(v, 10));
+  exec('ls ' + Number(v));
+  exec('ls ' + parseFloat(v));
+  exec('ls ' + +v);
+  exec('ls ' + v);`),
+    ).toEqual(['78@13<-8']);
+  });
+
+  it('ends taint for the CWE an escape is for, and only that one', () => {
+    expect(
+      handler(`  const v = req.query.v;
+  res.send('<p>' + escapeHtml(v));
+  res.send('<p>' + he.encode(v));
+  res.send('<p>' + validator.escape(v));
+  res.send('<p>' + DOMPurify.sanitize(v));
+  res.redirect('/search?q=' + encodeURIComponent(v));
+  res.redirect(encodeURIComponent(v));
+  exec('echo ' + escapeHtml(v));
+  res.send('<p>' + v.trim());`),
+    ).toEqual(['78@15<-8', '79@16<-8']);
+  });
+
+  it('takes a basename, or a resolved path checked against its base, as safe for file paths', () => {
+    expect(
+      handler(`  const base = '/srv/files';
+  fs.readFileSync(path.join(base, path.basename(req.query.f)));
+  const full = path.resolve(base, req.query.g);
+  if (!full.startsWith(base)) return res.status(403).end();
+  fs.readFileSync(full);
+  const raw = req.query.h;
+  if (!raw.startsWith(base)) return res.status(403).end();
+  fs.readFileSync(raw);`),
+    ).toEqual(['22@15<-13']);
+  });
+
+  it('takes an allow-list check and a rejected ".." as safe where they hold', () => {
+    expect(
+      handler(`  const ALLOWED = ['name', 'date'];
+  const COLUMNS = new Set(['name', 'date']);
+  const sort = req.query.sort;
+  if (ALLOWED.includes(sort)) await db.query('select * from t order by ' + sort);
+  const by = req.query.by;
+  if (COLUMNS.has(by)) await db.query('select * from t order by ' + by);
+  await db.query('select * from t order by ' + sort);
+  const name = req.query.name;
+  if (name.includes('..')) return res.status(400).end();
+  fs.readFileSync('/srv/' + name);
+  if (req.query.list.includes(sort)) exec('ls ' + sort);`),
+    ).toEqual(['89@14<-10', '78@18<-10']);
+  });
+});
+
+describe('JavaScript flow findings in a review', () => {
+  it('reports a flow the pattern rules miss, through a helper, at the call as js.flow.* with the source and sink lines', () => {
+    const content = `function back(res, to) {
+  res.redirect(to);
+}
+app.get('/login', (req, res) => {
+  const next = req.query.next;
+  back(res, next);
+});
+`;
+    const lines = content.trimEnd().split('\n');
+    const patch = `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`;
+    const { findings } = reviewChange(
+      {
+        files: [
+          { path: 'src/routes/login.js', status: 'added', additions: lines.length, deletions: 0, patch, content },
+        ],
+      },
+      { checkSecurity: true, checkPerformance: false },
+    );
+    const flow = findings.filter((f) => f.ruleId.startsWith('js.flow.'));
+    expect(flow).toHaveLength(1);
+    expect(flow[0]).toMatchObject({ ruleId: 'js.flow.open-redirect', line: 6, cwe: 'CWE-601', severity: 'important' });
+    expect(flow[0]?.message).toContain(
+      '`next` comes from the query string on line 5 and reaches this redirect (line 2, in a function it calls)',
+    );
+  });
+});
