@@ -60,8 +60,11 @@ export interface SinkSpec {
   requirePrefix?: string | undefined;
   /** Not when the value starts with a fixed scheme and host, or is a relative path. */
   unlessFixedHost?: boolean | undefined;
-  /** Only when the argument at this position (or keyword) was built with this property true. */
-  requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
+  /**
+   * Only when the argument at this position (or keyword), or the receiver, was built or set up
+   * with this property true (`XMLParser(resolve_entities=True)`, `setFeature(feature_external_ges, True)`).
+   */
+  requireProp?: { arg: number | 'receiver'; kwarg?: string | undefined; prop: string } | undefined;
 }
 
 /** Assignments into an object that are sinks: `session[key] = value`. */
@@ -128,6 +131,11 @@ export interface FlowSpec {
   urlHosts: string[];
   /** Sanitizers known by a naming convention (`escapeHtml`, `html_escape`): a regular expression on the name. */
   sanitizerNames: { pattern: string; cwes: number[] }[];
+  /**
+   * Calls that set a named flag on their receiver, kept like a constructor's keyword for sinks
+   * that require it: `parser.setFeature(feature_external_ges, True)` sets `feature_external_ges`.
+   */
+  propSetters?: string[] | undefined;
   /** Writes that add their argument to the receiver's text (`StringIO.write`). */
   appendsTo: string[];
   /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */
