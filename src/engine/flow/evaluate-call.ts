@@ -79,7 +79,8 @@ function checkSinks(
       continue;
     const prop = sink.requireProp;
     if (prop) {
-      const holder = (prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg];
+      const holder =
+        prop.arg === 'receiver' ? receiver : ((prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg]);
       const flag = holder?.props?.get(prop.prop);
       if (!flag?.known || !flag.constant) continue;
     }
@@ -141,6 +142,21 @@ function localTarget(analysis: Analysis, call: Call, receiver: Value | undefined
   return target;
 }
 
+/** `parser.setFeature(feature_external_ges, True)`: the receiver keeps the flag under its name. */
+function setProp(
+  env: Env,
+  call: Call,
+  receiver: Value,
+  args: Value[],
+  containers: Analysis['spec']['containers'],
+): void {
+  const flag = call.args[0];
+  const name = flag?.k === 'const' ? String(flag.value) : flag ? dottedName(flag).split('.').pop() : undefined;
+  const path = receiverPath(call.receiver, containers);
+  if (!name || !path || !args[1]) return;
+  env.set(path, { ...receiver, props: new Map(receiver.props ?? []).set(name, args[1]) });
+}
+
 /** A call's value: sinks are checked on its arguments, then sanitizers, sources, this file's functions and containers decide it. */
 export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const { spec } = analysis;
@@ -183,6 +199,10 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   }
   const made = newContainer(spec.containers, args, match);
   if (made) return made;
+  if (receiver && spec.propSetters && match(spec.propSetters)) {
+    setProp(env, call, receiver, args, spec.containers);
+    return UNKNOWN;
+  }
   if (receiver && match(spec.appendsTo)) {
     const path = receiverPath(call.receiver, spec.containers);
     const updated = { ...receiver, taint: receiver.taint ?? anyTaint(args) };

@@ -71,8 +71,11 @@ export interface SinkSpec {
    * its fields named in `kwargs` are dangerous (`pool.query({ text, values })`).
    */
   optionsObject?: boolean | undefined;
-  /** Only when the argument at this position (or keyword) was built with this property true. */
-  requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
+  /**
+   * Only when the argument at this position (or keyword), or the receiver, was built or set up
+   * with this property true (`XMLParser(resolve_entities=True)`, `setFeature(feature_external_ges, True)`).
+   */
+  requireProp?: { arg: number | 'receiver'; kwarg?: string | undefined; prop: string } | undefined;
 }
 
 /** Assignments into an object that are sinks: `session[key] = value`. */
@@ -139,6 +142,11 @@ export interface FlowSpec {
   urlHosts: string[];
   /** Sanitizers known by a naming convention (`escapeHtml`, `html_escape`): a regular expression on the name. */
   sanitizerNames: { pattern: string; cwes: number[] }[];
+  /**
+   * Calls that set a named flag on their receiver, kept like a constructor's keyword for sinks
+   * that require it: `parser.setFeature(feature_external_ges, True)` sets `feature_external_ges`.
+   */
+  propSetters?: string[] | undefined;
   /** Writes that add their argument to the receiver's text (`StringIO.write`). */
   appendsTo: string[];
   /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */

@@ -101,7 +101,7 @@ def view(db):
     eval(z)
     w = p if request.method == "POST" else "safe"
     eval(w)`),
-    ).toEqual(['95@21<-6']);
+    ).toEqual(['94@21<-6']);
   });
 
   it('ends taint at int(), and html.escape for HTML only', () => {

@@ -116,7 +116,8 @@ export const PYTHON_SPEC: FlowSpec = {
       cwe: 1336,
       kind: 'template',
     },
-    { calls: ['eval', 'exec', 'compile'], args: [0], cwe: 95, kind: 'code evaluation' },
+    // CWE-94 (code injection) as CodeQL's py/code-injection reports it; CWE-95 is its eval-only child.
+    { calls: ['eval', 'exec', 'compile'], args: [0], cwe: 94, kind: 'code evaluation' },
     {
       calls: ['*.execute', '*.executemany', '*.executescript', '*.raw', 'sqlalchemy.text', 'RawSQL'],
       args: [0],
@@ -208,6 +209,23 @@ export const PYTHON_SPEC: FlowSpec = {
       cwe: 611,
       kind: 'XML parser resolving external entities',
     },
+    // A SAX parser reads external entities only once `setFeature(feature_external_ges, True)` is called.
+    {
+      calls: each('xml.dom.minidom', ['parse', 'parseString']).concat(
+        each('xml.dom.pulldom', ['parse', 'parseString']),
+      ),
+      args: [0],
+      requireProp: { arg: 1, kwarg: 'parser', prop: 'feature_external_ges' },
+      cwe: 611,
+      kind: 'XML parser resolving external entities',
+    },
+    {
+      calls: ['SaxParser.parse'],
+      args: [0],
+      requireProp: { arg: 'receiver', prop: 'feature_external_ges' },
+      cwe: 611,
+      kind: 'XML parser resolving external entities',
+    },
     {
       calls: [
         ...each('requests', ['get', 'post', 'put', 'delete', 'head', 'patch', 'options']),
@@ -284,6 +302,7 @@ export const PYTHON_SPEC: FlowSpec = {
     'XmlElement.getroot': 'XmlElement',
     'jinja2.Environment': 'Environment',
     'io.StringIO': 'StringIO',
+    'xml.sax.make_parser': 'SaxParser',
   },
   scalarResults: [
     'isinstance',
@@ -330,6 +349,7 @@ export const PYTHON_SPEC: FlowSpec = {
   urlParsers: ['urllib.parse.urlparse', 'urllib.parse.urlsplit', 'urlparse.urlparse'],
   urlHosts: ['netloc', 'hostname'],
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
+  propSetters: ['SaxParser.setFeature'],
   appendsTo: ['StringIO.write', 'StringIO.writelines'],
   exits: ['flask.abort', 'sys.exit', 'os._exit', 'fastapi.HTTPException'],
   responses: [

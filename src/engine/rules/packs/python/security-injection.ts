@@ -129,7 +129,7 @@ export const evalRule: Rule = {
       }),
     ],
   },
-  cwe: 'CWE-95',
+  cwe: 'CWE-94',
   cvss: 9.8,
 };
 
