@@ -1,9 +1,19 @@
 import type { SgNode } from '@ast-grep/napi';
-import { functionComplexities, touchedFunctions } from './complexity/index.js';
+import {
+  COMPLEX_FUNCTION_RULE,
+  COMPLEX_FUNCTION_SEVERITY,
+  COMPLEX_FUNCTION_THRESHOLD,
+  complexFunctionMessage,
+  functionComplexities,
+  touchedFunctions,
+  writtenFunctions,
+} from './complexity/index.js';
 import { defaultCvss } from './default-cvss.js';
 import { DiffIndex } from './diff/diff-index.js';
 import { reconstructNewSide } from './diff/reconstruct-new-side.js';
 import { classifyFile, type SkipReason } from './files/classify-file.js';
+import { type FileRole, fileRole } from './files/file-role.js';
+import { applyRolePolicy, roleKeeps } from './files/role-policy.js';
 import { fingerprintOf } from './fingerprint.js';
 import { flowFindings } from './flow/flow-findings.js';
 import type { Language } from './languages.js';
@@ -14,14 +24,13 @@ import { runRules } from './rules/run-rules.js';
 import { findSecrets } from './secrets/find-secrets.js';
 import { compareSeverity } from './severity.js';
 import { type SkippedFile, summarize } from './summarize.js';
-import { isTestFile, testCoverage } from './test-coverage.js';
+import { testCoverage } from './test-coverage.js';
 import type { ChangedFile, ChangeSet, EngineOptions, EngineResult, Finding } from './types.js';
 
 /** A review's analysis stops starting new files after this long (hostile or enormous changes). */
 export const REVIEW_TIME_BUDGET_MS = 60_000;
 
-/** A new function more complex than this gets a comment: past it, few readers can hold all its paths. */
-export const COMPLEX_FUNCTION_THRESHOLD = 15;
+export { COMPLEX_FUNCTION_THRESHOLD };
 
 const SKIP_LABEL: Record<SkipReason, string> = {
   lock: 'lock file',
@@ -32,10 +41,14 @@ const SKIP_LABEL: Record<SkipReason, string> = {
   too_large: 'too large to review',
 };
 
-/** Rules and complexity for one source file; matches are reported on added lines only. */
+/**
+ * Rules and complexity for one source file; matches are reported on added lines only. Analyzers
+ * whose every finding the file's role would drop (`role-policy.ts`) do not run.
+ */
 function analyzeSource(
   file: ChangedFile,
   language: Language,
+  role: FileRole,
   index: DiffIndex,
   options: EngineOptions,
 ): { findings: Finding[]; complexities: number[] } {
@@ -67,15 +80,15 @@ function analyzeSource(
     source,
     addedLines: added,
     rules: RULES,
-    // Performance advice on tests is noise: tests are sequential and small on purpose.
-    checkSecurity: options.checkSecurity,
-    checkPerformance: options.checkPerformance && !isTestFile(file.path),
+    checkSecurity: options.checkSecurity && roleKeeps(role, 'security'),
+    checkPerformance: options.checkPerformance && roleKeeps(role, 'performance'),
     root,
   });
   // After the rules' matches: on a line a rule already flags, the rule's comment is the one kept.
-  // Not in tests: their request values are made up by the test itself, and a test view that
-  // echoes a query parameter is how a framework's tests exercise it, not a hole.
-  if (options.checkSecurity && !isTestFile(file.path)) {
+  // Production only: a test's request values are made up by the test (a test view that echoes a
+  // query parameter is how a framework's tests exercise it), and a docs or example snippet's
+  // input is nobody's.
+  if (options.checkSecurity && role === 'production') {
     matches.push(...flowFindings(language, root, file.path, source, toReal));
   }
   const findings: Finding[] = [];
@@ -96,20 +109,25 @@ function analyzeSource(
       cvssScore: m.cvss ?? (m.type === 'security' ? defaultCvss(m.severity) : undefined),
     });
   }
-  const touched = touchedFunctions(functionComplexities(root, language), added);
-  for (const fn of touched) {
-    const startLine = toReal(fn.startLine);
-    // Only a function the change wrote (its first line is added) is the change's to simplify.
-    if (fn.complexity <= COMPLEX_FUNCTION_THRESHOLD || startLine === undefined || !index.isAdded(startLine)) continue;
+  const functions = functionComplexities(root, language);
+  const touched = touchedFunctions(functions, added);
+  // Only a function the change wrote or rewrote is the change's to simplify.
+  for (const fn of writtenFunctions(touched, added)) {
+    if (fn.complexity <= COMPLEX_FUNCTION_THRESHOLD) continue;
+    // On its first line, or where a rewritten function's first added line is (a comment stays on the change).
+    let first = fn.startLine;
+    while (!added.has(first) && first < fn.endLine) first++;
+    const startLine = toReal(first);
+    if (startLine === undefined) continue;
     findings.push({
       type: 'style',
-      severity: 'warning',
-      message: `${fn.name || 'This function'} has a cyclomatic complexity of ${fn.complexity} (threshold ${COMPLEX_FUNCTION_THRESHOLD}): split it so each part can be read and tested on its own.`,
+      severity: COMPLEX_FUNCTION_SEVERITY,
+      message: complexFunctionMessage(fn.name, fn.complexity),
       file: file.path,
       line: startLine,
       codeSnippet: index.addedLines.get(startLine)?.trim().slice(0, 200),
-      ruleId: 'general.complex-function',
-      fingerprint: fingerprintOf('general.complex-function', file.path, fn.name),
+      ruleId: COMPLEX_FUNCTION_RULE,
+      fingerprint: fingerprintOf(COMPLEX_FUNCTION_RULE, file.path, fn.name),
     });
   }
   return { findings, complexities: touched.map((f) => f.complexity) };
@@ -119,7 +137,8 @@ function analyzeSource(
  * The engine's entry point: a change in, findings and measurements out, no I/O. Each file is
  * classified (lock, generated, vendored, minified, binary and oversized files are skipped and
  * listed), scanned for secrets on its added lines, and, in a language we read, run through the
- * rule packs and measured for complexity. Findings land only on added lines.
+ * rule packs and measured for complexity. Findings land only on added lines, and a test, fixture,
+ * docs or example file's are kept, lowered or dropped by its role (`files/role-policy.ts`).
  */
 export function reviewChange(change: ChangeSet, options: EngineOptions): EngineResult {
   const findings: Finding[] = [];
@@ -149,12 +168,16 @@ export function reviewChange(change: ChangeSet, options: EngineOptions): EngineR
     const index = DiffIndex.fromPatch(file.patch);
     filesAnalyzed += 1;
     linesAnalyzed += index.addedLines.size;
-    if (options.checkSecurity) findings.push(...findSecrets({ path: file.path, addedLines: index.addedLines }));
-    if (kind.language === undefined) continue;
-    languages.push(kind.language);
-    const result = analyzeSource(file, kind.language, index, options);
-    findings.push(...result.findings);
-    complexities.push(...result.complexities);
+    const role = fileRole(file.path, file.content ?? [...index.addedLines.values()].join('\n'));
+    const found: Finding[] = [];
+    if (options.checkSecurity) found.push(...findSecrets({ path: file.path, addedLines: index.addedLines }));
+    if (kind.language !== undefined) {
+      languages.push(kind.language);
+      const result = analyzeSource(file, kind.language, role, index, options);
+      found.push(...result.findings);
+      complexities.push(...result.complexities);
+    }
+    findings.push(...applyRolePolicy(found, role));
   }
 
   // One comment per problem and line: a secret rule and a code rule may see the same thing.

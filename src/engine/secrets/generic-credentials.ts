@@ -30,14 +30,18 @@ const NOT_A_CREDENTIAL = new Set(
     'url uri endpoint host path file filename dir name type id label field header prefix suffix pattern regex re ' +
     'format length len count size env var placeholder hint message msg error description desc column param kind ' +
     'mode method policy expiry expires ttl timeout hash digest algorithm alg version scope scopes location ' +
-    'enabled required min max strength input ref'
+    'enabled required min max strength input ref identifier attribute attr property'
   ).split(' '),
 );
 /** Files where `NAME=value` without quotes is how values are written. */
 const CONFIG_FILE =
   /(?:^|\/)(?:\.env[^/]*|[^/]*\.env|[^/]*\.(?:ya?ml|properties|ini|cfg|conf|sh|bash|zsh)|Dockerfile[^/]*)$/i;
-/** Names, not secrets: `auth_token_v2`, `session.cookie`, `Summer2024` (a word and a number). */
-const WORDS_ONLY = /^[A-Za-z]+[0-9]*(?:[_.\-/:][A-Za-z]+[0-9]*)*$/;
+/**
+ * Names, not secrets: `auth_token_v2`, `session.cookie`, `Summer2024` (a word and a number), and
+ * the same marked as internal or private by a leading sigil (`!real_csrf_token`, `_csrf`,
+ * `__Host-session`, `@auth.token`).
+ */
+const WORDS_ONLY = /^[!_@#$.:]*[A-Za-z]+[0-9]*(?:[_.\-/:][A-Za-z]+[0-9]*)*$/;
 
 function isNameChar(c: string | undefined): boolean {
   return c !== undefined && /[A-Za-z0-9_.$-]/.test(c);

@@ -118,6 +118,8 @@ describe('hard-coded credentials assigned to credential names', () => {
     ['a low-entropy value', 'token = "abababababababab12"'],
     ['words joined by underscores', 'token = "session_access_token_key"'],
     ['a storage key name', 'const TOKEN_KEY = "auth_token_v2";'],
+    ['a key name marked internal', "GLOBAL_TOKEN = '!real_csrf_token'"],
+    ['a name that identifies the credential', `SESSION_TOKEN_IDENTIFIER = "${random}"`],
     ['a sentence', 'password: "Enter your password to continue"'],
     ['a URL', 'token_endpoint = "https://auth.acme.io/oauth/token"'],
     ['a name about the credential', `password_hash = "${random}"`],

@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { callTo } from './fragments.js';
+import { callTo, stringLiteral } from './fragments.js';
 
 export const emptyErrorCheckRule: Rule = {
   id: 'go.empty-error-check',
@@ -119,9 +119,27 @@ export const ignoredErrorRule: Rule = {
           {
             has: {
               field: 'right',
-              has: callTo(
-                '^(strconv\\.(Atoi|ParseInt|ParseUint|ParseFloat|ParseBool)|json\\.Marshal|url\\.Parse|time\\.Parse)$',
-              ),
+              has: {
+                ...callTo(
+                  '^(strconv\\.(Atoi|ParseInt|ParseUint|ParseFloat|ParseBool)|json\\.Marshal|url\\.Parse|time\\.Parse)$',
+                ),
+                // Constant input cannot be bad input: `time.Parse(layout, "01/01/2017 12:00:00")`.
+                not: {
+                  has: {
+                    field: 'arguments',
+                    // Every child a literal (or the list's own punctuation, which `has` also visits).
+                    not: { has: { not: { any: [stringLiteral, { kind: 'int_literal' }, { regex: '^[(),]$' }] } } },
+                  },
+                },
+              },
+            },
+          },
+          // `if on, _ := strconv.ParseBool(tag); on {`: anything but a true value leaves the branch
+          // untaken, which is the default the code wants.
+          {
+            not: {
+              has: { field: 'right', has: callTo('^strconv\\.ParseBool$') },
+              inside: { kind: 'if_statement', field: 'initializer' },
             },
           },
         ],

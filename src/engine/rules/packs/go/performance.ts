@@ -57,6 +57,7 @@ export const stringConcatInLoopRule: Rule = {
   rule: {
     kind: 'assignment_statement',
     all: [
+      { has: { field: 'left', has: { kind: 'identifier', pattern: '$S' } } },
       { has: { field: 'operator', regex: '^\\+=$' } },
       {
         has: {
@@ -69,6 +70,36 @@ export const stringConcatInLoopRule: Rule = {
         },
       },
       insideLoopBody,
+      // A string the innermost loop declares (its range variable, or a variable of its body) starts
+      // afresh each iteration: `addr += "/32"` appends once, it does not accumulate.
+      {
+        not: {
+          inside: {
+            stopBy: { kind: 'for_statement' },
+            kind: 'for_statement',
+            any: [
+              {
+                has: {
+                  kind: 'range_clause',
+                  has: { field: 'left', has: { kind: 'identifier', pattern: '$S', stopBy: 'end' } },
+                },
+              },
+              {
+                has: {
+                  field: 'body',
+                  has: {
+                    kind: 'statement_list',
+                    has: {
+                      kind: 'short_var_declaration',
+                      has: { field: 'left', has: { kind: 'identifier', pattern: '$S' } },
+                    },
+                  },
+                },
+              },
+            ],
+          },
+        },
+      },
     ],
   },
 };

@@ -1,8 +1,14 @@
 import type { Rule } from '../../rule-schema.js';
+import { documentationComment } from '../doc-comments.js';
+
+/**
+ * Directives and notes, and prose that reads like an assignment (`// SameSite=Lax is the default
+ * here`: in Go two bare words never follow a value).
+ */
+const NOT_CODE_COMMENT =
+  '(?i)^//\\s*(nolint|go:|todo|fixme|note|deprecated|see|example|output)\\b|^//\\s*[\\w.]+\\s*:?=\\s*\\w+\\s+[a-z]+\\s+[a-z]+';
 
 /** A `//` comment that holds a Go statement. */
-const NOT_CODE_COMMENT = '(?i)^//\\s*(nolint|go:|todo|fixme|note|deprecated|see|example|output)\\b';
-
 const codeComment = {
   kind: 'comment',
   regex:
@@ -20,7 +26,20 @@ export const commentedOutCodeRule: Rule = {
   rule: {
     ...codeComment,
     // A commented-out block is reported once, on its first line.
-    not: { any: [{ regex: NOT_CODE_COMMENT }, { follows: codeComment }] },
+    not: {
+      any: [
+        { regex: NOT_CODE_COMMENT },
+        { follows: codeComment },
+        // Go doc comments show usage as indented code above the declaration.
+        documentationComment('comment', codeComment, [
+          'function_declaration',
+          'method_declaration',
+          'type_declaration',
+          'var_declaration',
+          'const_declaration',
+        ]),
+      ],
+    },
   },
 };
 

@@ -1,4 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
+import { documentationComment } from '../doc-comments.js';
 
 /** A line comment that holds a Java statement. */
 const CODE_COMMENT = [
@@ -57,7 +58,13 @@ export const commentedOutCodeRule: Rule = {
   rule: {
     kind: 'line_comment',
     any: CODE_COMMENT,
-    // A commented-out block is reported once, on its first line.
-    not: { follows: { kind: 'line_comment', any: CODE_COMMENT } },
+    // A commented-out block is reported once, on its first line; Javadoc is a block comment, and
+    // `// Example:` introduces code on purpose.
+    not: {
+      any: [
+        { follows: { kind: 'line_comment', any: CODE_COMMENT } },
+        documentationComment('line_comment', { any: CODE_COMMENT }, []),
+      ],
+    },
   },
 };

@@ -107,6 +107,9 @@ export const unreachableCodeRule: Rule = {
   },
 };
 
+/** A value that a call computes: what a try-to-compute-else-fall-back `try` tries. */
+const COMPUTED = { any: [{ kind: 'call_expression' }, { kind: 'new_expression' }, { kind: 'await_expression' }] };
+
 export const emptyCatchRule: Rule = {
   id: 'js.empty-catch',
   languages: LANGUAGES,
@@ -114,8 +117,31 @@ export const emptyCatchRule: Rule = {
   severity: 'warning',
   message:
     'This catch swallows the error silently, so failures vanish without a trace: handle it, log it, rethrow it, or say in a comment why ignoring it is safe.',
-  // Only catch blocks: `.catch(() => {})` is the common deliberate "ignore" idiom.
-  rule: { kind: 'catch_clause', has: { field: 'body', regex: '^\\{\\s*\\}$' } },
+  // Only catch blocks: `.catch(() => {})` is the common deliberate "ignore" idiom. Nor a try whose
+  // one statement returns or assigns a value (`try { return new URL(s) } catch {}`): the failure
+  // leaves the value unset, and the code after the try is the fallback.
+  rule: {
+    kind: 'catch_clause',
+    has: { field: 'body', regex: '^\\{\\s*\\}$' },
+    not: {
+      inside: {
+        kind: 'try_statement',
+        has: {
+          field: 'body',
+          not: { has: { nthChild: 2 } },
+          has: {
+            any: [
+              { kind: 'return_statement', has: { stopBy: 'end', ...COMPUTED } },
+              {
+                kind: 'expression_statement',
+                has: { kind: 'assignment_expression', has: { field: 'right', ...COMPUTED } },
+              },
+            ],
+          },
+        },
+      },
+    },
+  },
 };
 
 export const swallowedWriteErrorRule: Rule = {

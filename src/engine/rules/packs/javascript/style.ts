@@ -1,5 +1,6 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: a regex lists `$`, `{` and `}` among the characters of a destructuring
 import type { Rule } from '../../rule-schema.js';
+import { documentationComment } from '../doc-comments.js';
 import { calleeProperty, FUNCTION, LANGUAGES } from './fragments.js';
 
 /** A line comment whose text parses as a JavaScript statement. */
@@ -60,11 +61,17 @@ export const commentedOutCodeRule: Rule = {
   message:
     'Commented-out code: version control already keeps the old code, so delete it (or explain in words why it matters).',
   // Code right after `// ` (usage examples in prose are indented further), reported once per
-  // commented block: on its first line, unless the comment before introduces it (`...:`).
+  // commented block: on its first line, unless a comment of the block introduces it (`...:`).
   rule: {
     kind: 'comment',
     regex: '^// ?[^\\s]',
     ...CODE_COMMENT,
-    not: { follows: { kind: 'comment', any: [...CODE_COMMENT.any, { regex: ':\\s*$' }] } },
+    not: {
+      any: [
+        { follows: { kind: 'comment', any: [...CODE_COMMENT.any, { regex: ':\\s*$' }] } },
+        // JSDoc is a block comment; an `// Example:` line introduces the block's code.
+        documentationComment('comment', CODE_COMMENT, []),
+      ],
+    },
   },
 };

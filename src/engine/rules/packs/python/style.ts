@@ -1,4 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
+import { documentationComment } from '../doc-comments.js';
 
 /** A comment that is a line of code: a call, an assignment, a decorator or an import. */
 const COMMENTED_CODE =
@@ -69,6 +70,11 @@ export const commentedOutCodeRule: Rule = {
         { regex: '(?i)^#\\s*(type|noqa|pylint|fmt|isort|pragma|todo|fixme|note|xxx)\\b' },
         // One comment per commented-out block: the lines after the first are the same dead code.
         { follows: { kind: 'comment', regex: COMMENTED_CODE } },
+        documentationComment('comment', { regex: COMMENTED_CODE }, [
+          'function_definition',
+          'class_definition',
+          'decorated_definition',
+        ]),
       ],
     },
   },

@@ -1,4 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
+import { documentationComment } from '../doc-comments.js';
 
 export const debuggerRule: Rule = {
   id: 'rb.debugger',
@@ -64,6 +65,19 @@ export const debugOutputRule: Rule = {
   },
 };
 
+/** Directives, notes and YARD tags: words, not code. */
+const NOT_CODE = '(?i)^#\\s*(rubocop|frozen_string_literal|typed|todo|fixme|note|see|example|@\\w+\\s)';
+
+/** A comment that holds a line of Ruby: a call, an assignment of a call's result, a macro with code arguments. */
+const CODE_COMMENT = {
+  kind: 'comment',
+  regex:
+    '^#\\s*([A-Z]\\w*(::\\w+)*|@?[a-z_]\\w*)(\\.\\w+[?!]?)*\\(.*\\)(\\.\\w+[?!]?(\\(.*\\))?)*\\s*$|^#\\s*@?[a-z_]\\w*\\s*=\\s*[\\w@:"\'\\[{(].*\\(.*\\)\\s*$' +
+    // A Rails/Ruby macro with code arguments: `# before_action :require_admin!`, `# has_many :posts, dependent: :destroy`.
+    '|^#\\s*(before_action|after_action|around_action|skip_before_action|prepend_before_action|protect_from_forgery|validates?|validates_\\w+|has_many|has_one|belongs_to|has_and_belongs_to_many|scope|attr_(accessor|reader|writer)|delegate|helper_method|include|extend|require|require_relative|(before|after|around)_(save|create|update|destroy|validation|commit)|authorize|redirect_to|render|raise)\\s+(:[a-z_]\\w*[!?]?|"[^"]*"|\'[^\']*\'|@\\w+|[A-Z]\\w*(::\\w+)*)(\\s*,.*)?\\s*$',
+  not: { regex: NOT_CODE },
+};
+
 export const commentedOutCodeRule: Rule = {
   id: 'rb.commented-out-code',
   languages: ['ruby'],
@@ -72,11 +86,15 @@ export const commentedOutCodeRule: Rule = {
   message:
     'Commented-out code: version control keeps the old code, and a dead line in the file only misleads readers. Delete it.',
   rule: {
-    kind: 'comment',
-    regex:
-      '^#\\s*([A-Z]\\w*(::\\w+)*|@?[a-z_]\\w*)(\\.\\w+[?!]?)*\\(.*\\)(\\.\\w+[?!]?(\\(.*\\))?)*\\s*$|^#\\s*@?[a-z_]\\w*\\s*=\\s*[\\w@:"\'\\[{(].*\\(.*\\)\\s*$' +
-      // A Rails/Ruby macro with code arguments: `# before_action :require_admin!`, `# has_many :posts, dependent: :destroy`.
-      '|^#\\s*(before_action|after_action|around_action|skip_before_action|prepend_before_action|protect_from_forgery|validates?|validates_\\w+|has_many|has_one|belongs_to|has_and_belongs_to_many|scope|attr_(accessor|reader|writer)|delegate|helper_method|include|extend|require|require_relative|(before|after|around)_(save|create|update|destroy|validation|commit)|authorize|redirect_to|render|raise)\\s+(:[a-z_]\\w*[!?]?|"[^"]*"|\'[^\']*\'|@\\w+|[A-Z]\\w*(::\\w+)*)(\\s*,.*)?\\s*$',
-    not: { regex: '(?i)^#\\s*(rubocop|frozen_string_literal|typed|todo|fixme|note|see|example|@\\w+\\s)' },
+    ...CODE_COMMENT,
+    not: {
+      any: [
+        { regex: NOT_CODE },
+        // A commented-out block is reported once, on its first line.
+        { follows: CODE_COMMENT },
+        // YARD and RDoc blocks show usage as indented code above the method, class or module.
+        documentationComment('comment', CODE_COMMENT, ['method', 'singleton_method', 'class', 'module']),
+      ],
+    },
   },
 };
