@@ -7,8 +7,10 @@ import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
+import { rubyFile } from './ruby/ruby-file.js';
 import { JAVA_SPEC } from './specs/java.js';
 import { PYTHON_SPEC } from './specs/python.js';
+import { RUBY_SPEC } from './specs/ruby.js';
 import type { Value } from './value.js';
 
 export type { TaintFlow } from './context.js';
@@ -19,6 +21,7 @@ const STEP_BUDGET = 200_000;
 const ADAPTERS: Partial<Record<Language, { read: (root: SgNode) => FileIR; spec: FlowSpec }>> = {
   java: { read: javaFile, spec: JAVA_SPEC },
   python: { read: pythonFile, spec: PYTHON_SPEC },
+  ruby: { read: rubyFile, spec: RUBY_SPEC },
 };
 
 /** Whether the flow analysis reads this language yet. */

@@ -129,7 +129,7 @@ const RULES: Record<number, FlowRule> = {
   },
 };
 
-const PREFIX: Partial<Record<Language, string>> = { java: 'java', python: 'py' };
+const PREFIX: Partial<Record<Language, string>> = { java: 'java', python: 'py', ruby: 'rb' };
 
 /** What each flow rule detects, by rule id (`py.flow.sql-injection`), for reports that list rules. */
 export function flowRuleDescriptions(): Record<string, string> {
