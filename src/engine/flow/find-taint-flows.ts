@@ -9,10 +9,12 @@ import { javaFile } from './java/java-file.js';
 import { javascriptFile } from './javascript/javascript-file.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
+import { rubyFile } from './ruby/ruby-file.js';
 import { GO_SPEC } from './specs/go.js';
 import { JAVA_SPEC } from './specs/java.js';
 import { JAVASCRIPT_SPEC } from './specs/javascript.js';
 import { PYTHON_SPEC } from './specs/python.js';
+import { RUBY_SPEC } from './specs/ruby.js';
 import type { Value } from './value.js';
 
 export type { TaintFlow } from './context.js';
@@ -27,6 +29,7 @@ const ADAPTERS: Partial<Record<Language, { read: (root: SgNode) => FileIR; spec:
   javascript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
   typescript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
   tsx: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
+  ruby: { read: rubyFile, spec: RUBY_SPEC },
 };
 
 /** Whether the flow analysis reads this language yet. */

@@ -136,6 +136,7 @@ const PREFIX: Partial<Record<Language, string>> = {
   javascript: 'js',
   typescript: 'js',
   tsx: 'js',
+  ruby: 'rb',
 };
 
 /** What each flow rule detects, by rule id (`py.flow.sql-injection`), for reports that list rules. */
