@@ -265,7 +265,45 @@ func show(c echo.Context) error {
 	fmt.Fprintf(os.Stderr, "bad %s", u)
 	io.WriteString(w, u)
 	html := template.HTML(u)`),
-    ).toEqual(['918@5<-4', '918@7<-4', '601@9<-4', '1336@11<-4', '79@12<-4', '79@14<-4', '79@15<-4']);
+    ).toEqual(['918@5<-4', '918@8<-4', '601@9<-4', '1336@11<-4', '79@12<-4', '79@14<-4', '79@15<-4']);
+  });
+
+  it('checks a request where it is sent, by its URL only, and not a key given to another Do', () => {
+    expect(
+      handler(`	u := r.FormValue("u")
+	req, _ := http.NewRequestWithContext(r.Context(), "GET", u, nil)
+	resp, err := s.client.Do(req)
+	post, _ := http.NewRequest("POST", "https://hooks.example.com/in", strings.NewReader(u))
+	http.DefaultClient.Do(post)
+	group.Do(u, load)`),
+    ).toEqual(['918@6<-4']);
+  });
+
+  it('takes filepath.Rel and a ".." prefix check of the result as a base check', () => {
+    expect(
+      handler(`	full := filepath.Join("/srv/assets", r.URL.Query().Get("name"))
+	rel, err := filepath.Rel("/srv/assets", full)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return
+	}
+	http.ServeFile(w, r, full)
+	other := filepath.Join("/srv/assets", r.URL.Path)
+	rel2, _ := filepath.Rel("/srv/assets", other)
+	if strings.HasPrefix(rel2, "/") {
+		return
+	}
+	http.ServeFile(w, r, other)`),
+    ).toEqual(['22@15<-10']);
+  });
+
+  it('reports request text run by an embedded interpreter, and not its result written back', () => {
+    expect(
+      handler(`	vm := otto.New()
+	value, err := vm.Run(r.FormValue("script"))
+	w.Write([]byte(value.String()))
+	rt := goja.New()
+	rt.RunString("1 + 1")`),
+    ).toEqual(['94@5<-5']);
   });
 
   it('reads nothing from a function without a request parameter', () => {

@@ -69,6 +69,9 @@ const WRITES_TO_FIRST = new Set(['fmt.Fprintf', 'fmt.Fprint', 'fmt.Fprintln', 'i
 /** `exec.Command(name, args...)` takes the command as separate arguments (after a context): read as one list, as Python's. */
 const COMMANDS: Record<string, number> = { 'exec.Command': 0, 'exec.CommandContext': 1 };
 
+/** `http.NewRequest(method, url, body)`: the URL's position. */
+const NEW_REQUEST: Record<string, number> = { 'http.NewRequest': 1, 'http.NewRequestWithContext': 2 };
+
 /** Kinds whose own line matters (a sink's or source's); others take their parent's, read once. */
 const OWN_LINE = new Set(['call_expression', 'selector_expression', 'index_expression']);
 
@@ -167,6 +170,10 @@ function call(node: SgNode, line: number): Expr {
       return args[0] && args[1] ? { k: 'binary', op: 'in', left: args[1], right: args[0], line } : opaque(args);
   }
   if (WRITES_TO_FIRST.has(callee) && args[0]) return method(callee.split('.')[1] ?? '', args[0], args.slice(1));
+  // A request is, to the analysis, where it goes: the URL, checked where it is sent (`client.Do(req)`).
+  // Its method and body are data sent, not a destination.
+  const urlAt = NEW_REQUEST[callee];
+  if (urlAt !== undefined && args[urlAt]) return args[urlAt] as Expr;
   const commandAt = COMMANDS[callee];
   if (commandAt !== undefined && args.length > commandAt) {
     const command: Expr =

@@ -10,14 +10,14 @@ import {
   type Target,
 } from '../ir.js';
 import { kindOf, lineOf, named } from '../syntax.js';
-import { goCondition, OkChecks } from './go-condition.js';
+import { goCondition, LocalChecks } from './go-condition.js';
 import { goDotted, goExpr, goType } from './go-expr.js';
 
 /** What a function's statements are read with: the file's own function names, and comma-ok checks seen. */
 interface Reader {
   functions: Set<string>;
   methods: Set<string>;
-  ok: OkChecks;
+  checks: LocalChecks;
 }
 
 function target(node: SgNode): Target | undefined {
@@ -64,7 +64,7 @@ function assignment(left: SgNode[], right: SgNode[], line: number, reader: Reade
     ];
   if (!only) return [];
   if (callsLocal(only, reader)) return [{ k: 'assign', target: { k: 'tuple', items: to }, value: goExpr(only), line }];
-  reader.ok.record(left, only);
+  reader.checks.record(left, only);
   const out: Stmt[] = [{ k: 'assign', target: first, value: goExpr(only), line }];
   const firstName = left[0]?.text() ?? '_';
   for (const t of to.slice(1, -1))
@@ -160,7 +160,7 @@ function switchStatement(node: SgNode, reader: Reader, line: number): Stmt[] {
     for (const c of [...read].reverse()) {
       if (c.isDefault) continue;
       const test = c.tests
-        .map((t) => goCondition(t, reader.ok))
+        .map((t) => goCondition(t, reader.checks))
         .reduce<Expr | undefined>(
           (acc, t) => (acc ? { k: 'binary', op: '||', left: acc, right: t, line } : t),
           undefined,
@@ -233,7 +233,7 @@ export function statement(node: SgNode, reader: Reader): Stmt[] {
         ...before,
         {
           k: 'if',
-          test: goCondition(test, reader.ok),
+          test: goCondition(test, reader.checks),
           whenTrue: block(node.field('consequence'), reader),
           whenFalse: alternative
             ? kindOf(alternative) === 'block'
@@ -321,7 +321,7 @@ export function goFile(root: SgNode): FileIR {
     methods: new Set(
       declared.filter((d) => kindOf(d) === 'method_declaration').map((d) => d.field('name')?.text() ?? ''),
     ),
-    ok: new OkChecks(),
+    checks: new LocalChecks(),
   };
   const functions: FunctionIR[] = [...declared, ...root.findAll({ rule: { kind: 'func_literal' } })].flatMap((node) => {
     const body = node.field('body');
@@ -345,7 +345,7 @@ export function goFile(root: SgNode): FileIR {
           body: () => {
             // The receiver has its type, so calls of the type's other methods are followed.
             const self: Stmt[] = receiverName && owner ? [{ k: 'declare', name: receiverName, type: owner, line }] : [];
-            return [...self, ...block(body, { ...reader, ok: new OkChecks() })];
+            return [...self, ...block(body, { ...reader, checks: new LocalChecks() })];
           },
         },
       ),

@@ -12,6 +12,8 @@ const REQUEST_URL = 'Request.URL';
 const GIN = 'Context';
 const ECHO = 'Context';
 const WRITER = 'ResponseWriter';
+/** Conventional names of an HTTP client whose type the analysis does not see (a struct field). */
+const CLIENTS = ['client', 'Client', 'httpClient', 'HTTPClient', 'HttpClient', 'hc', 'cli'];
 /** Prepared statements: their `Exec`/`Query` bind the arguments. */
 const STATEMENTS = ['sql.Stmt', 'sqlx.Stmt', 'sqlx.NamedStmt'];
 
@@ -22,9 +24,9 @@ const STATEMENTS = ['sql.Stmt', 'sqlx.Stmt', 'sqlx.NamedStmt'];
  */
 export const GO_SPEC: FlowSpec = {
   sources: [
+    { calls: on(REQUEST, ['FormValue']), description: 'a request parameter' },
     {
       calls: [
-        ...on(REQUEST, ['FormValue']),
         ...on(GIN, ['Query', 'DefaultQuery', 'GetQuery', 'QueryArray', 'GetQueryArray', 'QueryMap', 'GetQueryMap']),
       ],
       description: 'the query string',
@@ -174,23 +176,31 @@ export const GO_SPEC: FlowSpec = {
     },
     { calls: on(ECHO, ['HTML', 'HTMLBlob']), args: [1], cwe: 79, kind: 'HTML response' },
     {
-      calls: [
-        'http.Get',
-        'http.Head',
-        'http.Post',
-        'http.PostForm',
-        ...on('http.Client', ['Get', 'Head', 'Post', 'PostForm']),
-        'http.DefaultClient.Get',
-        'http.DefaultClient.Head',
-        'http.DefaultClient.Post',
-      ],
+      calls: ['http', 'http.Client', 'http.DefaultClient', ...CLIENTS].flatMap((c) =>
+        on(c, ['Get', 'Head', 'Post', 'PostForm']),
+      ),
       args: [0],
       unlessFixedHost: true,
       cwe: 918,
       kind: 'outgoing request URL',
     },
-    { calls: ['http.NewRequest'], args: [1], unlessFixedHost: true, cwe: 918, kind: 'outgoing request URL' },
-    { calls: ['http.NewRequestWithContext'], args: [2], unlessFixedHost: true, cwe: 918, kind: 'outgoing request URL' },
+    // The adapter reads `http.NewRequest(...)` as its URL: the request is checked where it is sent.
+    // `Do` by a client's type or its conventional names: `singleflight.Group.Do(key, fn)` is no request.
+    {
+      calls: ['http.Client.Do', 'http.DefaultClient.Do', ...CLIENTS.map((c) => `${c}.Do`)],
+      args: [0],
+      unlessFixedHost: true,
+      cwe: 918,
+      kind: 'outgoing request URL',
+    },
+    // Embedded JavaScript and Go interpreters.
+    {
+      calls: ['Otto.Run', 'Otto.Eval', 'Runtime.RunString', 'Interpreter.Eval'],
+      args: [0],
+      cwe: 94,
+      kind: 'code evaluation',
+    },
+    { calls: ['Runtime.RunScript'], args: [1], cwe: 94, kind: 'code evaluation' },
     { calls: ['http.Redirect'], args: [2], unlessFixedHost: true, cwe: 601, kind: 'redirect' },
     {
       calls: [...on(GIN, ['Redirect']), ...on(ECHO, ['Redirect'])],
@@ -263,6 +273,9 @@ export const GO_SPEC: FlowSpec = {
     'gin.Context.Writer': 'http.ResponseWriter',
     'echo.Context.Request': 'http.Request',
     'echo.Context.Response': 'http.ResponseWriter',
+    'otto.New': 'otto.Otto',
+    'goja.New': 'goja.Runtime',
+    'interp.New': 'interp.Interpreter',
     'template.New': 'Template',
     'template.Must': 'Template',
     ...Object.fromEntries(
