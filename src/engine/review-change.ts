@@ -76,7 +76,7 @@ function analyzeSource(
   // Not in tests: their request values are made up by the test itself, and a test view that
   // echoes a query parameter is how a framework's tests exercise it, not a hole.
   if (options.checkSecurity && !isTestFile(file.path)) {
-    matches.push(...flowFindings(language, root, file.path, source, toReal));
+    matches.push(...flowFindings(language, root, file.path, source, toReal, matches));
   }
   const findings: Finding[] = [];
   for (const m of matches) {

@@ -152,9 +152,4 @@ export interface FlowSpec {
   containers: ContainerSpec;
   /** Names of the receiver in a method body (`this`, `self`). */
   selfNames: string[];
-  /**
-   * A sink reached inside a function of the file is reported on the line of the outermost call
-   * that hands it the value (where the reviewer sees the input passed on), not inside the helper.
-   */
-  reportAtCall?: boolean | undefined;
 }

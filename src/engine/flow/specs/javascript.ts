@@ -435,7 +435,6 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
   responses: [],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
-  reportAtCall: true,
 };
 
 /** SQL text, or a value of which no constant start is known (the query may be all input). */
