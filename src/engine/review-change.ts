@@ -89,7 +89,7 @@ function analyzeSource(
   // query parameter is how a framework's tests exercise it), and a docs or example snippet's
   // input is nobody's.
   if (options.checkSecurity && role === 'production') {
-    matches.push(...flowFindings(language, root, file.path, source, toReal));
+    matches.push(...flowFindings(language, root, file.path, source, toReal, matches));
   }
   const findings: Finding[] = [];
   for (const m of matches) {

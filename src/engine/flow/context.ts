@@ -13,6 +13,8 @@ export interface TaintFlow {
   sinkKind: string;
   /** The variable the source was stored in, or the sink's argument, when it has a name. */
   variable?: string | undefined;
+  /** For a sink inside a function of the file, the line of the outermost call that reached it. */
+  callLine?: number | undefined;
 }
 
 /** Variables in scope: names, and `this.field`/`self.attr` paths, to their values. */
@@ -30,7 +32,7 @@ export interface Analysis {
   globals: Env;
   /** Functions being evaluated, innermost last: bounds the depth and stops recursion. */
   stack: FunctionIR[];
-  /** Lines of the calls into `stack`'s functions, outermost first (for `reportAtCall`). */
+  /** Lines of the calls into `stack`'s functions, outermost first. */
   callLines?: number[] | undefined;
   /** Work left before the file is given up on (hostile or huge inputs). */
   budget: { steps: number };
@@ -48,12 +50,8 @@ export interface Frame {
   returnSink?: { cwe: number; kind: string } | undefined;
 }
 
-export function recordFlow(analysis: Analysis, found: TaintFlow): void {
-  const at = analysis.spec.reportAtCall ? analysis.callLines?.[0] : undefined;
-  const flow =
-    at === undefined
-      ? found
-      : { ...found, sinkLine: at, sinkKind: `${found.sinkKind} (line ${found.sinkLine}, in a function it calls)` };
+export function recordFlow(analysis: Analysis, flow: TaintFlow): void {
   const key = `${flow.sinkLine}:${flow.cwe}`;
-  if (!analysis.flows.has(key)) analysis.flows.set(key, flow);
+  const callLine = analysis.callLines?.[0];
+  if (!analysis.flows.has(key)) analysis.flows.set(key, callLine === undefined ? flow : { ...flow, callLine });
 }

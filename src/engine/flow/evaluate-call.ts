@@ -191,7 +191,8 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (sunk) return type ? { type } : UNKNOWN;
   const target = localTarget(analysis, call, receiver);
   if (target) {
-    const lines = (analysis.callLines ??= []);
+    analysis.callLines ??= [];
+    const lines = analysis.callLines;
     lines.push(call.line);
     const result = callFunction(analysis, target, args, kwargs);
     lines.pop();

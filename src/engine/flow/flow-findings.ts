@@ -161,7 +161,10 @@ export function flowFindings(
   path: string,
   source: string,
   toReal: (line: number) => number | undefined,
+  ruleMatches: readonly RuleMatch[] = [],
 ): RuleMatch[] {
+  // A flow through a helper that a rule reports at either end, with the same CWE, is said once.
+  const ruled = new Set(ruleMatches.map((m) => `${m.line}:${m.cwe}`));
   const prefix = PREFIX[language];
   if (!prefix) return [];
   const lines = source.split(/\r?\n/);
@@ -176,6 +179,7 @@ export function flowFindings(
   for (const flow of flows) {
     const rule = RULES[flow.cwe];
     if (!rule) continue;
+    if (flow.callLine !== undefined && ruled.has(`${flow.callLine}:CWE-${flow.cwe}`)) continue;
     const code = (lines[flow.sinkLine - 1] ?? '').trim();
     const from = toReal(flow.sourceLine);
     const what = flow.variable

@@ -169,9 +169,4 @@ export interface FlowSpec {
    * request input only through a parameter typed `*http.Request`, `*gin.Context`, `echo.Context`.
    */
   requires?: string | undefined;
-  /**
-   * A sink reached inside a function of the file is reported on the line of the outermost call
-   * that hands it the value (where the reviewer sees the input passed on), not inside the helper.
-   */
-  reportAtCall?: boolean | undefined;
 }

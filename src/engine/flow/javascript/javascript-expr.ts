@@ -40,20 +40,19 @@ function stringExpr(node: SgNode, line: number): Expr {
 }
 
 /**
- * Arguments of a call: positional, and the constant-keyed fields of a trailing object literal as
- * keyword arguments too (`spawn(cmd, args, { shell: true })`, `axios({ url })`): JavaScript's
- * options object is Python's keyword arguments.
+ * Arguments of a call: positional, and the constant-keyed fields of an object literal among them
+ * as keyword arguments too (`spawn(cmd, args, { shell: true })`, `axios({ url })`,
+ * `res.download(p, { root }, callback)`): JavaScript's options object is Python's keyword arguments.
  */
 function argumentsOf(node: SgNode | null, line: number): { args: Expr[]; kwargs: Record<string, Expr> } {
   const kwargs: Record<string, Expr> = {};
   if (kindOf(node) === 'template_string') return { args: node ? [jsExpr(node, line)] : [], kwargs };
   const nodes = named(node);
   const args = nodes.map((n) => jsExpr(kindOf(n) === 'spread_element' ? (named(n)[0] ?? n) : n, line));
-  const lastNode = nodes[nodes.length - 1];
-  const last = args[args.length - 1];
-  if (lastNode && kindOf(lastNode) === 'object' && last?.k === 'map') {
-    for (const [key, value] of last.entries) if (key.k === 'const') kwargs[String(key.value)] = value;
-  }
+  args.forEach((arg, i) => {
+    if (arg.k !== 'map' || kindOf(nodes[i]) !== 'object') return;
+    for (const [key, value] of arg.entries) if (key.k === 'const') kwargs[String(key.value)] ??= value;
+  });
   return { args, kwargs };
 }
 

@@ -163,16 +163,17 @@ function imports(root: SgNode): Map<string, string> {
     }
   }
   // `const cp = require('child_process')`, `const { exec } = require('child_process')`.
-  for (const decl of root.findAll({
-    rule: { kind: 'variable_declarator', has: { field: 'value', regex: 'require' } },
+  // Found from the `require(...)` calls up: a regular expression on every declarator's value costs far more.
+  for (const value of root.findAll({
+    rule: { kind: 'call_expression', has: { field: 'function', kind: 'identifier', regex: '^require$' } },
   })) {
-    let value = decl.field('value');
     let path = '';
-    while (kindOf(value) === 'member_expression') {
-      path = `.${value?.field('property')?.text() ?? ''}${path}`;
-      value = value?.field('object') ?? null;
+    let decl = value.parent();
+    while (decl && kindOf(decl) === 'member_expression') {
+      path = `${path}.${decl.field('property')?.text() ?? ''}`;
+      decl = decl.parent();
     }
-    if (kindOf(value) !== 'call_expression' || value?.field('function')?.text() !== 'require') continue;
+    if (!decl || kindOf(decl) !== 'variable_declarator') continue;
     const arg = named(value.field('arguments'))[0];
     if (kindOf(arg) !== 'string' || !arg) continue;
     const module = unquote(arg.text()) + path;

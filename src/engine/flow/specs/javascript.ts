@@ -61,6 +61,8 @@ const NOSQL_FILTERS = [
 export const JAVASCRIPT_SPEC: FlowSpec = {
   sources: [
     // Path parameters, headers and cookies are strings: they cannot carry a query operator object.
+    // Headers and cookies are the requester's own: no link makes a victim's browser send chosen
+    // ones, so redirecting to one (`res.redirect(req.get('Referrer') || '/')`) sends nobody elsewhere.
     {
       attributes: [
         ...on([...REQUEST, 'ctx', 'ctx.request'], ['query']),
@@ -91,13 +93,13 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       attributes: on([...REQUEST, 'ctx', 'ctx.request'], ['headers']),
       calls: on([...REQUEST, 'ctx'], ['get', 'header']),
       description: 'a request header',
-      safeFor: [943],
+      safeFor: [943, 601],
     },
     {
       attributes: on(REQUEST, ['cookies', 'signedCookies']),
       calls: ['ctx.cookies.get'],
       description: 'a cookie',
-      safeFor: [943],
+      safeFor: [943, 601],
     },
     {
       attributes: on([...REQUEST, 'ctx', 'ctx.request'], ['url', 'originalUrl', 'path', 'href']),
@@ -433,7 +435,6 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
   responses: [],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
-  reportAtCall: true,
 };
 
 /** SQL text, or a value of which no constant start is known (the query may be all input). */
