@@ -31,7 +31,7 @@ const TEST_NAME = new RegExp(
   [
     '[._-](test|spec)(-d)?\\.[cm]?[jt]sx?$', // JS/TS: x.test.ts, x.spec.js, x-test.js, index.test-d.ts (tsd)
     '_test\\.(go|py|rb)$', // Go (the toolchain's rule), Python, Ruby minitest
-    '^test_[^/]+\\.(py|rb)$', // pytest, test-unit
+    '^test_[^/]+\\.py$', // pytest (Ruby's test_*.rb sit in test/; in lib/ one is a shipped helper)
     '^conftest\\.py$', // pytest fixtures and hooks
     '_spec\\.rb$', // RSpec
     '(Tests?|IT|TestCase)\\.(java|kt|scala|groovy)$', // JUnit, Failsafe integration tests

@@ -44,6 +44,7 @@ const BY_PATH: [string, FileRole][] = [
   // The product, including names that only look like the above.
   ['src/flask/testing.py', 'production'],
   ['lib/sinatra/runner.rb', 'production'],
+  ['lib/rack/test_helpers.rb', 'production'],
   ['src/main/java/org/springframework/samples/petclinic/owner/Owner.java', 'production'],
   ['src/contest.ts', 'production'],
   ['requirements.txt', 'production'],

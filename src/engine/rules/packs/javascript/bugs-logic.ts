@@ -108,6 +108,9 @@ export const unreachableCodeRule: Rule = {
 };
 
 /** A value that a call computes: what a try-to-compute-else-fall-back `try` tries. */
+/** A statement after this one in its block (the block's closing brace is a sibling too). */
+const FOLLOWED = { precedes: { regex: '^[^}]' } };
+
 const COMPUTED = { any: [{ kind: 'call_expression' }, { kind: 'new_expression' }, { kind: 'await_expression' }] };
 
 export const emptyCatchRule: Rule = {
@@ -118,14 +121,17 @@ export const emptyCatchRule: Rule = {
   message:
     'This catch swallows the error silently, so failures vanish without a trace: handle it, log it, rethrow it, or say in a comment why ignoring it is safe.',
   // Only catch blocks: `.catch(() => {})` is the common deliberate "ignore" idiom. Nor a try whose
-  // one statement returns or assigns a value (`try { return new URL(s) } catch {}`): the failure
-  // leaves the value unset, and the code after the try is the fallback.
+  // one statement returns or assigns a value (`try { return new URL(s) } catch {}`) when code
+  // follows: the failure leaves the value unset, and that code is the fallback. (Without it, the
+  // function returns undefined on any failure, which is the swallowing this rule is about.)
   rule: {
     kind: 'catch_clause',
     has: { field: 'body', regex: '^\\{\\s*\\}$' },
     not: {
       inside: {
         kind: 'try_statement',
+        // The fallback: a statement after the try, or after the `if` whose block holds it.
+        any: [FOLLOWED, { inside: { kind: 'statement_block', inside: { kind: 'if_statement', ...FOLLOWED } } }],
         has: {
           field: 'body',
           not: { has: { nthChild: 2 } },
