@@ -82,6 +82,7 @@ function checkSinks(
       const taint = taintFor(value, sink.cwe);
       if (!taint) continue;
       if (sink.unlessFixedHost && FIXED_HOST.test(prefixOf(value) ?? '')) continue;
+      if (sink.unlessObject && value.type !== undefined) continue;
       if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(value) ?? '')) continue;
       const argExpr = call.args[i];
       recordFlow(analysis, {

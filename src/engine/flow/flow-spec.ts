@@ -60,6 +60,11 @@ export interface SinkSpec {
   requirePrefix?: string | undefined;
   /** Not when the value starts with a fixed scheme and host, or is a relative path. */
   unlessFixedHost?: boolean | undefined;
+  /**
+   * Not when the value is an object the program constructed (it has a type): Rails'
+   * `redirect_to @project` goes to the record's own page, whatever the user typed into it.
+   */
+  unlessObject?: boolean | undefined;
   /** Only when the argument at this position (or keyword) was built with this property true. */
   requireProp?: { arg: number; kwarg?: string | undefined; prop: string } | undefined;
 }
