@@ -92,6 +92,7 @@ function checkSinks(
       if (!taint) continue;
       if (sink.scalarOnly && (value.items || value.keys)) continue;
       if (sink.unlessFixedHost && FIXED_HOST.test(prefixOf(value) ?? '')) continue;
+      if (sink.unlessObject && value.type !== undefined) continue;
       if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(value) ?? '')) continue;
       // The sink's own positions when it names them, so the comment names the right argument.
       const argExpr = sink.receiver || sink.programOnly ? undefined : call.args[sink.args ? (sink.args[i] ?? -1) : i];

@@ -76,6 +76,11 @@ export interface SinkSpec {
    * with this property true (`XMLParser(resolve_entities=True)`, `setFeature(feature_external_ges, True)`).
    */
   requireProp?: { arg: number | 'receiver'; kwarg?: string | undefined; prop: string } | undefined;
+  /**
+   * Not when the value is an object the program constructed (it has a type): Rails'
+   * `redirect_to @project` goes to the record's own page, whatever the user typed into it.
+   */
+  unlessObject?: boolean | undefined;
 }
 
 /** Assignments into an object that are sinks: `session[key] = value`. */

@@ -1,5 +1,5 @@
 import type { SgNode } from '@ast-grep/napi';
-import type { Expr, Target } from '../ir.js';
+import type { Expr, Stmt, Target } from '../ir.js';
 import { kindOf, named } from '../syntax.js';
 import { withLastValue } from './ruby-last-value.js';
 import { freshName, type RubyReader } from './ruby-reader.js';
@@ -17,6 +17,20 @@ const BLOCK_VALUE = new Set([
   'reduce',
   'transform_values',
   'sum',
+]);
+
+/**
+ * Methods that run their block once per element (or a number of times): read as a loop. Any other
+ * block (`File.open(path) do |f|`, `configure do`, a test's `describe do`) runs at most once: read
+ * as a branch, so nested blocks cost their sum rather than a power of two.
+ */
+const ITERATORS = new Set([
+  ...BLOCK_VALUE,
+  ...['each', 'each_with_index', 'each_with_object', 'each_pair', 'each_key', 'each_value', 'each_slice'],
+  ...['each_cons', 'each_char', 'each_line', 'each_entry', 'reverse_each', 'times', 'upto', 'downto', 'step'],
+  ...['select', 'filter', 'reject', 'find', 'detect', 'find_all', 'count', 'any?', 'all?', 'none?', 'loop'],
+  ...['sort_by', 'min_by', 'max_by', 'group_by', 'partition', 'map!', 'select!', 'reject!', 'delete_if'],
+  ...['keep_if', 'transform_keys', 'uniq', 'sum', 'zip', 'cycle', 'take_while', 'drop_while', 'chunk_while'],
 ]);
 
 /** Ruby's numbered and `it` block parameters stand for the element when none is declared. */
@@ -72,13 +86,20 @@ export function readBlock(r: RubyReader, call: Expr, block: SgNode | null | unde
   const target = params ? parametersTarget(params) : IMPLICIT;
   const inputs = [...call.args, ...Object.values(call.kwargs)];
   const iter = call.receiver ?? (inputs.length > 0 ? { k: 'opaque', parts: inputs, line } : undefined);
-  const body = r.statements(block.field('body'));
-  if (!BLOCK_VALUE.has(call.name)) {
-    r.pending.push({ k: 'loop', target, iter, body, line });
-    return call;
+  let body = r.statements(block.field('body'));
+  const valued = BLOCK_VALUE.has(call.name) ? freshName(r) : undefined;
+  if (valued)
+    body = withLastValue(body, (value, at) => ({ k: 'assign', target: { k: 'name', name: valued }, value, line: at }));
+  if (ITERATORS.has(call.name)) r.pending.push({ k: 'loop', target, iter, body, line });
+  else {
+    const bind: Stmt[] = target && iter ? [{ k: 'assign', target, value: iter, line }] : [];
+    r.pending.push({
+      k: 'if',
+      test: { k: 'opaque', parts: [], line },
+      whenTrue: [...bind, ...body],
+      whenFalse: [],
+      line,
+    });
   }
-  const name = freshName(r);
-  const valued = withLastValue(body, (value, at) => ({ k: 'assign', target: { k: 'name', name }, value, line: at }));
-  r.pending.push({ k: 'loop', target, iter, body: valued, line });
-  return { k: 'opaque', parts: [{ k: 'name', name, line }], line };
+  return valued ? { k: 'opaque', parts: [{ k: 'name', name: valued, line }], line } : call;
 }

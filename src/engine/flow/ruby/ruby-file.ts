@@ -3,20 +3,25 @@ import { type FileIR, type FunctionIR, lazily, type Param, type Stmt } from '../
 import { kindOf, lineOf, named } from '../syntax.js';
 import { rubyDotted, rubyExpr } from './ruby-expr.js';
 import { withLastValue } from './ruby-last-value.js';
-import { heredocsOf, type RubyReader } from './ruby-reader.js';
+import { heredocsOf, localsOf, type RubyReader } from './ruby-reader.js';
 import { statement, statementsOf, valueInto } from './ruby-stmt.js';
 
 const BODIES = new Set(['body_statement', 'block_body', 'then', 'else', 'do', 'begin', 'parenthesized_statements']);
 
 /** A method's or block's statements, its last value returned (Ruby's implicit return). */
-function bodyOf(r: RubyReader, body: SgNode | null | undefined): Stmt[] {
+function bodyOf(r: RubyReader, scope: SgNode, body: SgNode | null | undefined): Stmt[] {
   if (!body) return [];
-  if (!BODIES.has(kindOf(body))) {
-    // `def name = expression`
-    const line = lineOf(body);
-    return [{ k: 'return', value: rubyExpr(r, body), line }];
+  const outer = r.isLocal;
+  r.isLocal = localsOf(scope);
+  try {
+    if (!BODIES.has(kindOf(body))) {
+      // `def name = expression`
+      return [{ k: 'return', value: rubyExpr(r, body), line: lineOf(body) }];
+    }
+    return withLastValue(statementsOf(r, body), (value, line) => ({ k: 'return', value, line }));
+  } finally {
+    r.isLocal = outer;
   }
-  return withLastValue(statementsOf(r, body), (value, line) => ({ k: 'return', value, line }));
 }
 
 function parameters(node: SgNode | null | undefined): Param[] {
@@ -44,31 +49,24 @@ const nameOf = (cls: SgNode | undefined): string | undefined =>
 /**
  * Blocks of a receiver-less call written at class or file level (`get '/x' do ... end`, or in
  * such a block: `namespace '/api' do get ... end`): framework declarations whose block runs per
- * request, read as functions of their own. Outer blocks come first in tree order.
+ * request, read as functions of their own. Found top-down through statement lists only.
  */
 function functionBlocks(root: SgNode): SgNode[] {
-  const found = new Set<number>();
   const out: SgNode[] = [];
-  for (const block of root.findAll({ rule: { any: [{ kind: 'do_block' }, { kind: 'block' }] } })) {
-    const call = block.parent();
-    if (kindOf(call) !== 'call' || call?.field('receiver') || kindOf(call?.field('method')) !== 'identifier') continue;
-    let ok = false;
-    for (let p = call?.parent(); p; p = p.parent()) {
-      const kind = kindOf(p);
-      if (kind === 'program') {
-        ok = true;
-        break;
+  const visit = (container: SgNode | null | undefined): void => {
+    for (const node of named(container)) {
+      const kind = kindOf(node);
+      if (kind === 'class' || kind === 'module') visit(node.field('body'));
+      else if (kind === 'call' && !node.field('receiver') && kindOf(node.field('method')) === 'identifier') {
+        const block = node.field('block');
+        if (block) {
+          out.push(block);
+          visit(block.field('body'));
+        }
       }
-      if (kind === 'do_block' || kind === 'block') {
-        ok = found.has(p.id());
-        break;
-      }
-      if (!['body_statement', 'block_body', 'class', 'module'].includes(kind)) break;
     }
-    if (!ok) continue;
-    found.add(block.id());
-    out.push(block);
-  }
+  };
+  visit(root);
   return out;
 }
 
@@ -87,7 +85,7 @@ function blockFunction(r: RubyReader, block: SgNode): FunctionIR {
       text: block.text(),
       line: lineOf(call),
     },
-    { params: () => parameters(block.field('parameters')), body: () => bodyOf(r, block.field('body')) },
+    { params: () => parameters(block.field('parameters')), body: () => bodyOf(r, block, block.field('body')) },
   );
 }
 
@@ -140,7 +138,7 @@ export function rubyFile(root: SgNode): FileIR {
   const r: RubyReader = {
     heredocs: heredocsOf(root),
     methods: new Set(methods.map((m) => m.field('name')?.text() ?? '')),
-    locals: new Map(),
+    isLocal: () => false,
     functionBlocks: new Set(blocks.map((b) => b.id())),
     pending: [],
     counter: 0,
@@ -157,7 +155,7 @@ export function rubyFile(root: SgNode): FileIR {
         text: m.text(),
         line: lineOf(m),
       },
-      { params: () => parameters(m.field('parameters')), body: () => bodyOf(r, m.field('body')) },
+      { params: () => parameters(m.field('parameters')), body: () => bodyOf(r, m, m.field('body')) },
     ),
   );
   functions.push(...blocks.map((b) => blockFunction(r, b)));

@@ -1,6 +1,5 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Stmt } from '../ir.js';
-import { kindOf } from '../syntax.js';
 
 /**
  * What reading one Ruby file needs beyond a node: Ruby's expressions hold statements (a block
@@ -11,8 +10,8 @@ export interface RubyReader {
   heredocs: Map<number, SgNode>;
   /** Names of the file's methods: a bare name that is no local variable calls one of them. */
   methods: Set<string>;
-  /** Local variable names per scope (method, or the whole file), by the scope node's id. */
-  locals: Map<number, Set<string>>;
+  /** Whether a name is a local variable of the method being read (none are at class and file level). */
+  isLocal: (name: string) => boolean;
   /** Blocks read as functions of their own (Sinatra routes): not run where they are written. */
   functionBlocks: Set<number>;
   /** Statements the expression being read needs run first (its blocks, its `if` values). */
@@ -26,49 +25,40 @@ export interface RubyReader {
   valueInto: (node: SgNode, name: string) => Stmt[];
 }
 
-const SCOPES = new Set(['method', 'singleton_method', 'program', 'class', 'module', 'lambda']);
-const BINDERS = new Set([
-  'method_parameters',
-  'block_parameters',
-  'lambda_parameters',
-  'left_assignment_list',
-  'exception_variable',
-  'optional_parameter',
-  'keyword_parameter',
-  'splat_parameter',
-  'hash_splat_parameter',
-  'block_parameter',
-  'rest_assignment',
-  'destructured_parameter',
-]);
-
-/** The local variables of the scope a node is in: assigned, parameters, block and rescue variables. */
-function localsOf(reader: RubyReader, node: SgNode): Set<string> {
-  let scope: SgNode | null = node;
-  while (scope && !SCOPES.has(kindOf(scope))) scope = scope.parent();
-  if (!scope) return new Set();
-  const id = scope.id();
-  let locals = reader.locals.get(id);
-  if (!locals) {
-    locals = new Set();
-    for (const n of scope.findAll({ rule: { kind: 'identifier' } })) {
-      const parent = n.parent();
-      const kind = kindOf(parent);
-      const isTarget =
-        ((kind === 'assignment' || kind === 'operator_assignment') && parent?.field('left')?.id() === n.id()) ||
-        BINDERS.has(kind) ||
-        (kind === 'for' && parent?.field('pattern')?.id() === n.id());
-      if (isTarget) locals.add(n.text());
+/**
+ * The names a scope (a method, a route block) binds as local variables, asked name by name:
+ * assigned (`name =`, `name ||=`, `a, name =`), a parameter, a block parameter (`|a, name|`),
+ * a `for` variable or a `rescue => name`. Read from the text: only names of the file's methods
+ * are asked, and a tree walk per scope cost more than the rest of the reading.
+ */
+export function localsOf(scope: SgNode): (name: string) => boolean {
+  const text = scope.text();
+  const known = new Map<string, boolean>();
+  return (name) => {
+    let bound = known.get(name);
+    if (bound === undefined) {
+      const n = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const pattern = new RegExp(
+        [
+          `(?<![\\w@$.:])${n}\\s*(?:\\|\\||&&|<<|>>|\\*\\*|[-+*/%|&^])?=(?![=~>])`,
+          `(?<![\\w@$.:])${n}\\s*,[^\\n=]*[^=!<>]=(?![=~>])`,
+          `\\|[^|\\n]*(?<![\\w@$.:])${n}\\b[^|\\n]*\\|`,
+          `\\bdef[ \\t]+[\\w.?!]+[ \\t]*[( \\t][^\\n]*(?<![\\w@$.:])${n}\\b`,
+          `\\bfor\\s+${n}\\b`,
+          `=>\\s*${n}\\b`,
+        ].join('|'),
+      );
+      bound = /^[a-z_]\w*$/.test(name) && pattern.test(text);
+      known.set(name, bound);
     }
-    reader.locals.set(id, locals);
-  }
-  return locals;
+    return bound;
+  };
 }
 
 /** Whether a bare identifier calls one of the file's methods rather than reading a local variable. */
 export function isMethodCall(reader: RubyReader, node: SgNode): boolean {
   const name = node.text();
-  return reader.methods.has(name) && !localsOf(reader, node).has(name);
+  return reader.methods.has(name) && !reader.isLocal(name);
 }
 
 /** A fresh name for a value computed by statements (a block's, an `if` expression's). */

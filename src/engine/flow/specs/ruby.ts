@@ -144,12 +144,21 @@ export const RUBY_SPEC: FlowSpec = {
       kind: 'file path',
     },
     // `render params[:page]` picks the template file by name.
-    { calls: ['render'], args: [0], kwargs: ['file', 'template', 'partial'], cwe: 22, kind: 'template path' },
+    {
+      calls: ['render'],
+      args: [0],
+      kwargs: ['file', 'template', 'partial'],
+      unlessObject: true,
+      cwe: 22,
+      kind: 'template path',
+    },
     { calls: ['render'], args: [], kwargs: ['inline'], cwe: 1336, kind: 'inline template' },
     // Sinatra renders a String argument as the template's source (a Symbol names a file).
+    { calls: ['erb', 'haml', 'slim'], args: [0], cwe: 1336, kind: 'template' },
+    // A template compiled from the value runs its code where it is rendered.
     {
-      calls: ['erb', 'haml', 'slim', 'new ERB', 'new Erubi.Engine', 'new Haml.Engine', 'new Haml.Template'],
-      args: [0],
+      calls: each('Template', ['result', 'result_with_hash', 'run', 'render', 'to_html']),
+      receiver: true,
       cwe: 1336,
       kind: 'template',
     },
@@ -159,6 +168,7 @@ export const RUBY_SPEC: FlowSpec = {
       calls: ['redirect_to', 'redirect'],
       args: [0],
       unlessFixedHost: true,
+      unlessObject: true,
       cwe: 601,
       kind: 'redirect',
     },
@@ -263,9 +273,17 @@ export const RUBY_SPEC: FlowSpec = {
     'Sequel.connect': 'SqlConnection',
     'ActiveRecord.Base.connection': 'SqlConnection',
     'new Pathname': 'Pathname',
+    'new ERB': 'Template',
+    'new Erubi.Engine': 'Template',
+    'new Haml.Engine': 'Template',
+    'new Haml.Template': 'Template',
+    'new Tilt.ERBTemplate': 'Template',
     'new StringIO': 'StringIO',
   },
+  // Records loaded or saved through ActiveRecord hold stored data, not the request's.
   scalarResults: each('*', [
+    ...['find', 'find_by!', 'find_or_create_by', 'find_or_create_by!', 'find_or_initialize_by', 'create', 'create!'],
+    ...['build', 'save', 'save!', 'update', 'update!', 'destroy', 'first_or_create', 'first_or_initialize'],
     'length',
     'size',
     'count',
@@ -311,7 +329,7 @@ export const RUBY_SPEC: FlowSpec = {
     removeValue: ['delete'],
     removeFirst: ['shift'],
     removeLast: ['pop'],
-    extend: ['merge!', 'update', 'unshift', 'prepend'],
+    extend: ['merge!', 'unshift', 'prepend'],
     clear: ['clear'],
   },
   rejects: [

@@ -109,7 +109,7 @@ export const evalRule: Rule = {
   rule: {
     kind: 'call',
     all: [
-      { has: { field: 'method', regex: '^(eval|instance_eval|class_eval|module_eval|instance_exec)$' } },
+      { has: { field: 'method', regex: '^(eval|instance_eval|class_eval|module_eval)$' } },
       {
         any: [
           firstArgument({
