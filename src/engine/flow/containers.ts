@@ -2,7 +2,7 @@ import type { Env } from './context.js';
 import { dottedName, readElement } from './evaluate.js';
 import type { ContainerSpec } from './flow-spec.js';
 import type { Expr } from './ir.js';
-import { anyTaint, constant, keyOf, taintOf, UNKNOWN, type Value } from './value.js';
+import { anyTaint, constant, join, keyOf, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** Where a method's receiver is stored, so a mutation can be written back (`sb` in `sb.append(a).append(b)`). */
 export function receiverPath(expr: Expr | undefined, spec: ContainerSpec): string | undefined {
@@ -48,23 +48,24 @@ export function containerCall(
 
   if (spec.append.includes(name) && args.length === 1 && a0) {
     if (items) return store({ ...receiver, items: [...items, a0] });
-    if (receiver.keys) return store({ ...receiver, rest: receiver.rest ?? taintOf(a0) });
-    return store({ ...receiver, taint: receiver.taint ?? taintOf(a0) });
+    if (receiver.keys) return store({ ...receiver, rest: join(receiver.rest, taintOf(a0)) });
+    return store({ ...receiver, taint: join(receiver.taint, taintOf(a0)) });
   }
   if ((spec.insert.includes(name) || spec.append.includes(name)) && args.length === 2 && a0 && a1) {
     const at = keyOf(a0);
     const i = at === undefined ? Number.NaN : Number(at);
     if (items && Number.isInteger(i) && i >= 0 && i <= items.length)
       store({ ...receiver, items: [...items.slice(0, i), a1, ...items.slice(i)] });
-    else if (items || receiver.keys) store({ ...collapse(receiver), rest: receiver.rest ?? anyTaint([receiver, a1]) });
-    else store({ ...receiver, taint: receiver.taint ?? taintOf(a1) });
+    else if (items || receiver.keys)
+      store({ ...collapse(receiver), rest: join(receiver.rest, anyTaint([receiver, a1])) });
+    else store({ ...receiver, taint: join(receiver.taint, taintOf(a1)) });
     return UNKNOWN;
   }
   if (spec.put.includes(name) && a0 && a1) {
     const key = keyOf(a0);
     const previous = key === undefined ? undefined : receiver.keys?.get(key);
     if (key !== undefined) store({ ...receiver, keys: new Map(receiver.keys ?? []).set(key, a1) });
-    else store({ ...receiver, rest: receiver.rest ?? taintOf(a1) });
+    else store({ ...receiver, rest: join(receiver.rest, taintOf(a1)) });
     return previous ?? UNKNOWN;
   }
   if (spec.get.includes(name) && a0 && (isContainer(receiver) || receiver.taint || receiver.rest)) {
@@ -72,7 +73,7 @@ export function containerCall(
     if (!a1) return found;
     const key = keyOf(a0);
     const present = key !== undefined && (receiver.keys?.has(key) || (items && Number(key) < items.length));
-    return present ? found : { ...found, taint: found.taint ?? taintOf(a1) };
+    return present ? found : { ...found, taint: join(found.taint, taintOf(a1)) };
   }
   const removeAt = (i: number): Value => {
     if (!items || i < 0 || i >= items.length) return removeUnknown();
@@ -106,7 +107,7 @@ export function containerCall(
   if (spec.extend.includes(name) && a0) {
     if (items && a0.items) return store({ ...receiver, items: [...items, ...a0.items] });
     if (receiver.keys && a0.keys) return store({ ...receiver, keys: new Map([...receiver.keys, ...a0.keys]) });
-    return store({ ...receiver, rest: receiver.rest ?? taintOf(a0) });
+    return store({ ...receiver, rest: join(receiver.rest, taintOf(a0)) });
   }
   if (spec.clear.includes(name) && args.length === 0 && isContainer(receiver))
     return store({ type: receiver.type, items: items ? [] : undefined, keys: receiver.keys ? new Map() : undefined });
@@ -129,7 +130,7 @@ export function newContainer(
     for (let i = 0; i + 1 < args.length; i += 2) {
       const key = keyOf(args[i] ?? UNKNOWN);
       if (key !== undefined) keys.set(key, args[i + 1] ?? UNKNOWN);
-      else rest = rest ?? taintOf(args[i + 1]);
+      else rest = join(rest, taintOf(args[i + 1]));
     }
     return { keys, rest };
   }

@@ -1,11 +1,11 @@
 import { containerCall, newContainer, receiverPath } from './containers.js';
 import { type Analysis, type Env, MAX_CALL_DEPTH, recordFlow } from './context.js';
 import { dottedName, evaluate, qualify, readElement, safeFor } from './evaluate.js';
-import { foldMethod } from './fold.js';
+import { foldMethod, truthy } from './fold.js';
 import { callFunction } from './interpret.js';
 import type { Expr, FunctionIR } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
-import { anyTaint, clear, constant, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
+import { anyTaint, clear, constant, join, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
 
 type Call = Extract<Expr, { k: 'call' }>;
 
@@ -54,6 +54,56 @@ function sinkValues(
   return sink.firstOfSequence ? values.map(firstOf) : values;
 }
 
+type Sink = Analysis['spec']['sinks'][number];
+
+/** A sink's flag value (a cookie's Secure) and where it was set, if the sink has one. */
+function flagOf(sink: Sink, args: Value[], kwargs: Map<string, Value>): Value | undefined {
+  const flag = sink.flag;
+  if (!flag) return undefined;
+  const holder =
+    (flag.kwarg ? kwargs.get(flag.kwarg) : undefined) ?? (flag.arg === undefined ? undefined : args[flag.arg]);
+  return flag.prop ? holder?.props?.get(flag.prop) : holder;
+}
+
+/** Whether a sink applies to this call at all: its name, and the keyword and property conditions. */
+function sinkApplies(
+  analysis: Analysis,
+  sink: Sink,
+  call: Call,
+  names: string[],
+  receiver: Value | undefined,
+  args: Value[],
+  kwargs: Map<string, Value>,
+) {
+  if (!matchesAny(sink.calls, names) && !(sink.callPattern && namePattern(sink.callPattern).test(call.name)))
+    return false;
+  if (sink.requireKwarg !== undefined) {
+    const flag = kwargs.get(sink.requireKwarg);
+    if (!flag?.known || !flag.constant) return false;
+  }
+  const unless = sink.unlessKwarg;
+  const unlessExpr = unless ? call.kwargs[unless.name] : undefined;
+  if (
+    unless &&
+    unlessExpr &&
+    (unless.values.length === 0 || matchesAny(unless.values, [qualify(analysis, dottedName(unlessExpr))]))
+  )
+    return false;
+  const prop = sink.requireProp;
+  if (prop) {
+    const holder =
+      prop.arg === 'receiver' ? receiver : ((prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg]);
+    const flag = holder?.props?.get(prop.prop);
+    if (!flag?.known || !flag.constant) return false;
+  }
+  if (sink.unlessReceiverType && receiver?.type && matchesAny(sink.unlessReceiverType, [receiver.type])) return false;
+  return true;
+}
+
+/**
+ * Checks the call against the sinks (request input) and the scoped sinks (scoped sources only);
+ * true when one of the former matched: its result is then not the input.
+ */
 function checkSinks(
   analysis: Analysis,
   call: Call,
@@ -63,32 +113,30 @@ function checkSinks(
   kwargs: Map<string, Value>,
 ): boolean {
   let matched = false;
-  for (const sink of analysis.spec.sinks) {
-    if (!matchesAny(sink.calls, names)) continue;
-    if (sink.requireKwarg !== undefined) {
-      const flag = kwargs.get(sink.requireKwarg);
-      if (!flag?.known || !flag.constant) continue;
-    }
-    const unless = sink.unlessKwarg;
-    const unlessExpr = unless ? call.kwargs[unless.name] : undefined;
-    if (
-      unless &&
-      unlessExpr &&
-      (unless.values.length === 0 || matchesAny(unless.values, [qualify(analysis, dottedName(unlessExpr))]))
-    )
+  const { sinks, scoped } = analysis.spec;
+  for (const [sink, isScoped] of [
+    ...sinks.map((s) => [s, false] as const),
+    ...(scoped?.sinks ?? []).map((s) => [s, true] as const),
+  ]) {
+    if (!sinkApplies(analysis, sink, call, names, receiver, args, kwargs)) continue;
+    if (!isScoped) matched = true;
+    const flag = flagOf(sink, args, kwargs);
+    // Set, to a value not known here: a decision made elsewhere (configuration, the scheme).
+    if (flag && (!flag.known || truthy(flag.constant ?? null))) continue;
+    if (flag) {
+      // Turned off on purpose: a finding whatever the value, naming where.
+      recordFlow(analysis, {
+        sinkLine: call.line,
+        sourceLine: flag.setAt ?? call.line,
+        sourceDescription: FLAG_OFF,
+        cwe: sink.cwe,
+        sinkKind: sink.kind,
+      });
       continue;
-    const prop = sink.requireProp;
-    if (prop) {
-      const holder =
-        prop.arg === 'receiver' ? receiver : ((prop.kwarg ? kwargs.get(prop.kwarg) : undefined) ?? args[prop.arg]);
-      const flag = holder?.props?.get(prop.prop);
-      if (!flag?.known || !flag.constant) continue;
     }
-    if (sink.unlessReceiverType && receiver?.type && matchesAny(sink.unlessReceiverType, [receiver.type])) continue;
-    matched = true;
     const values = sinkValues(analysis, sink, receiver, args, kwargs);
     for (const [i, value] of values.entries()) {
-      const taint = taintFor(value, sink.cwe);
+      const taint = taintFor(value, sink.cwe, isScoped);
       if (!taint) continue;
       if (sink.scalarOnly && (value.items || value.keys)) continue;
       if (sink.unlessFixedHost && FIXED_HOST.test(prefixOf(value) ?? '')) continue;
@@ -110,8 +158,12 @@ function checkSinks(
   return matched;
 }
 
+/** The source description of a flow whose sink's flag was turned off (`setSecure(false)`). */
+export const FLAG_OFF = 'its flag turned off';
+
 const patterns = new Map<string, RegExp>();
-const namePattern = (source: string): RegExp => {
+/** A spec's regular expression, compiled once (case-insensitive). */
+export const namePattern = (source: string): RegExp => {
   let re = patterns.get(source);
   if (!re) {
     re = new RegExp(source, 'i');
@@ -172,7 +224,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
 
   for (const sanitizer of spec.sanitizers) {
     if (!match(sanitizer.calls)) continue;
-    const taint = sanitizer.cwes ? clear(anyTaint(inputs), sanitizer.cwes) : undefined;
+    const taint = clear(anyTaint(inputs), sanitizer.cwes);
     return taint ? { taint } : UNKNOWN;
   }
   const named = spec.sanitizerNames.find((s) => namePattern(s.pattern).test(call.name));
@@ -180,16 +232,34 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     const taint = clear(anyTaint(inputs), named.cwes);
     return taint ? { taint } : UNKNOWN;
   }
-  const type = lookup(spec.returns, names);
+  const type = lookup(spec.returns, names) ?? (spec.scoped ? lookup(spec.scoped.returns, names) : undefined);
   for (const source of spec.sources) {
     if (source.calls && match(source.calls))
       return { taint: { line: call.line, description: source.description, cleared: safeFor(source.safeFor) }, type };
+  }
+  const scoped = spec.scoped?.sources.find((s) => match(s.calls));
+  if (scoped) {
+    const taint = { line: call.line, description: scoped.description, feeds: scoped.feeds };
+    if (scoped.fills === undefined) return { taint, type };
+    // `random.nextBytes(buf)`: the buffer now holds the value.
+    const path = receiverPath(call.args[scoped.fills], spec.containers);
+    const filled = path ? env.get(path) : undefined;
+    if (path) env.set(path, { ...filled, taint: join(filled?.taint, { ...taint, variable: path }) });
+    return UNKNOWN;
   }
   if (match(spec.responses)) return { type: 'Response' };
   const parsed = call.args[0];
   if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr'))
     return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
   if (sunk) return type ? { type } : UNKNOWN;
+  const prop = receiver && spec.scoped ? lookup(spec.scoped.propSetters, names) : undefined;
+  if (receiver && prop) {
+    // `cookie.setSecure(false)`: the cookie remembers it (and where) for the sink that adds it.
+    const path = receiverPath(call.receiver, spec.containers);
+    const props = new Map(receiver.props ?? []).set(prop, { ...(args[0] ?? UNKNOWN), setAt: call.line });
+    if (path) env.set(path, { ...receiver, props });
+    return UNKNOWN;
+  }
   const target = localTarget(analysis, call, receiver);
   if (target) {
     analysis.callLines ??= [];
@@ -207,7 +277,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   }
   if (receiver && match(spec.appendsTo)) {
     const path = receiverPath(call.receiver, spec.containers);
-    const updated = { ...receiver, taint: receiver.taint ?? anyTaint(args) };
+    const updated = { ...receiver, taint: join(receiver.taint, anyTaint(args)) };
     if (path) env.set(path, updated);
     return UNKNOWN;
   }

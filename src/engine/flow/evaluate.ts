@@ -3,7 +3,7 @@ import { evaluateCall } from './evaluate-call.js';
 import { foldBinary, foldUnary, truthy } from './fold.js';
 import type { Expr } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
-import { anyTaint, constant, keyOf, merge, prefixOf, taintOf, UNKNOWN, type Value } from './value.js';
+import { anyTaint, constant, join, keyOf, merge, prefixOf, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** The dotted spelling of a name or attribute chain (`os.path.join`), '' for anything else. */
 export function dottedName(expr: Expr): string {
@@ -61,7 +61,7 @@ export function readElement(container: Value, index: Value | undefined): Value {
   } else if (key !== undefined && container.keys) element = container.keys.get(key);
   if (element === undefined && key === undefined && (container.items || container.keys))
     element = { taint: taintOf({ items: container.items, keys: container.keys }) };
-  const fallback = container.rest ?? container.taint;
+  const fallback = join(container.rest, container.taint);
   if (element === undefined) return fallback ? { taint: fallback } : UNKNOWN;
   return fallback ? merge(element, { taint: fallback }) : element;
 }
@@ -143,7 +143,7 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
         const key = keyOf(evaluate(analysis, env, k));
         const value = evaluate(analysis, env, v);
         if (key !== undefined) keys.set(key, value);
-        else rest = rest ?? taintOf(value);
+        else rest = join(rest, taintOf(value));
       }
       return { keys, rest, type: expr.type };
     }

@@ -1,6 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
-import type { Analysis, Env, Frame, TaintFlow } from './context.js';
+import { type Analysis, type Env, type Frame, MAX_CALL_DEPTH, type TaintFlow } from './context.js';
 import type { FlowSpec } from './flow-spec.js';
 import { goFile } from './go/go-file.js';
 import { run } from './interpret.js';
@@ -43,12 +43,18 @@ const requiredText = new WeakMap<FlowSpec, RegExp>();
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const last = (name: string): string => name.slice(name.lastIndexOf('.') + 1);
 
+/** Every source call of the spec, request input and scoped alike. */
+const sourceCalls = (spec: FlowSpec): string[] => [
+  ...spec.sources.flatMap((s) => s.calls ?? []),
+  ...(spec.scoped?.sources.flatMap((s) => s.calls) ?? []),
+];
+
 /**
- * Whether the text may read request input as the spec knows it: reading the tree costs far more
- * than the analysis, and most files read none. A source on a typed receiver
+ * Whether the text may read a source as the spec knows it: reading the tree costs far more than
+ * the analysis, and most files read none. A source on a typed receiver
  * (`HttpServletRequest.getParameter`) is looked for by its method name, one on a module object
- * (`request.args`) as written; markers as an annotation (`@RequestParam`), a call in a default
- * (`Query(`) or a decorator (`@app.route`).
+ * (`request.args`, `random.randint`) as written or imported from its module; markers as an
+ * annotation (`@RequestParam`), a call in a default (`Query(`) or a decorator (`@app.route`).
  */
 function mayHaveSource(spec: FlowSpec, text: string): boolean {
   if (spec.requires !== undefined) {
@@ -61,9 +67,17 @@ function mayHaveSource(spec: FlowSpec, text: string): boolean {
   }
   let re = sourceText.get(spec);
   if (!re) {
-    const sources = spec.sources.flatMap((s) => [...(s.calls ?? []), ...(s.attributes ?? [])]);
+    const sources = [...sourceCalls(spec), ...spec.sources.flatMap((s) => s.attributes ?? [])];
+    const modules = sourceCalls(spec)
+      .filter((n) => /^[a-z_]\w*\./.test(n))
+      .map((n) => `\\bfrom\\s+${escapeRegExp(n.slice(0, n.indexOf('.')))}\\s+import\\b`);
     const words = [
       ...sources.map((n) => (/^[A-Z]/.test(n) ? `\\b${escapeRegExp(last(n))}\\b` : `\\b${escapeRegExp(n)}\\b`)),
+      ...modules,
+      // A sink with a flag is reported when the flag is off, whatever reaches it: its name is enough.
+      ...(spec.scoped?.sinks ?? [])
+        .filter((s) => s.flag)
+        .flatMap((s) => s.calls.map((n) => `\\b${escapeRegExp(last(n))}\\b`)),
       ...spec.paramSources
         .flatMap((s) => s.markers)
         .map((m) => `@${escapeRegExp(last(m))}\\b|\\b${escapeRegExp(last(m))}\\s*\\(`),
@@ -73,6 +87,37 @@ function mayHaveSource(spec: FlowSpec, text: string): boolean {
     sourceText.set(spec, re);
   }
   return re.test(text);
+}
+
+/** A test for a word among these names, or undefined when there are none. */
+const wordsIn = (names: Iterable<string>): RegExp | undefined => {
+  const list = [...new Set(names)].map(escapeRegExp);
+  return list.length > 0 ? new RegExp(`\\b(?:${list.join('|')})\\s*\\(`) : undefined;
+};
+
+/**
+ * The functions to run from their start: those that read a source (directly, or through a name
+ * imported from a source's module: `from random import randint`) or are routes, and those that
+ * call one of them by name, to the call depth followed (`resp.set_cookie("t", new_token())`).
+ */
+function entryFunctions(spec: FlowSpec, file: FileIR): FunctionIR[] {
+  const calls = sourceCalls(spec);
+  const imported = wordsIn([...file.aliases].filter(([, full]) => matchesAny(calls, [full])).map(([short]) => short));
+  const entries = new Set(
+    file.functions.filter(
+      (fn) =>
+        spec.routes.some((r) => matchesAny(r.markers, fn.markers)) ||
+        mayHaveSource(spec, fn.text) ||
+        imported?.test(fn.text),
+    ),
+  );
+  let reached = [...entries];
+  for (let depth = 0; depth < MAX_CALL_DEPTH && reached.length > 0; depth++) {
+    const callee = wordsIn(reached.map((fn) => fn.name));
+    reached = file.functions.filter((fn) => !entries.has(fn) && callee?.test(fn.text));
+    for (const fn of reached) entries.add(fn);
+  }
+  return file.functions.filter((fn) => entries.has(fn));
 }
 
 /** A request handler's parameters and return sink, from its markers. */
@@ -117,10 +162,8 @@ export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
     budget: { steps: STEP_BUDGET },
   };
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
-  for (const fn of file.functions) {
-    // A function that reads no input starts no flow; it is read only if a caller follows into it.
-    const routed = adapter.spec.routes.some((r) => matchesAny(r.markers, fn.markers));
-    if (!routed && !mayHaveSource(adapter.spec, fn.text)) continue;
+  // A function that reads no source (nor calls one that does) starts no flow; it is read only if a caller follows into it.
+  for (const fn of entryFunctions(adapter.spec, file)) {
     const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);

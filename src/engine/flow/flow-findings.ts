@@ -2,7 +2,8 @@ import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
 import type { RuleMatch } from '../rules/run-rules.js';
 import type { Severity } from '../severity.js';
-import { findTaintFlows } from './find-taint-flows.js';
+import { FLAG_OFF } from './evaluate-call.js';
+import { findTaintFlows, type TaintFlow } from './find-taint-flows.js';
 
 interface FlowRule {
   slug: string;
@@ -10,6 +11,10 @@ interface FlowRule {
   severity: Severity;
   cvss: number;
   advice: string;
+  /** What the rule detects, when it is not request input reaching a sink. */
+  detects?: string;
+  /** The comment, when the usual "comes from ... reaches this ... unchecked" does not fit. */
+  message?: (flow: TaintFlow, what: string, where: string) => string;
 }
 
 /** Per CWE: the rule id's tail, the comment's words, and how bad it is. */
@@ -120,6 +125,30 @@ const RULES: Record<number, FlowRule> = {
     cvss: 5.4,
     advice: 'validate it before storing it in the session, where later code will trust it',
   },
+  // Scoped sources (flow-spec.ts ScopedSpec): what a value is, not where it came from.
+  330: {
+    slug: 'weak-random',
+    title: 'Predictable random value',
+    severity: 'important',
+    cvss: 7.4,
+    advice:
+      'draw it from a cryptographic generator (java.security.SecureRandom, Python secrets, crypto.randomBytes, crypto/rand, SecureRandom in Ruby)',
+    detects: 'a value from a non-cryptographic random generator becomes a cookie, session value, token or password.',
+    message: (flow, what, where) =>
+      `Predictable random value: ${what}${where} and becomes this ${flow.sinkKind}, where it must not be guessable; ${RULES[330]?.advice}.`,
+  },
+  614: {
+    slug: 'insecure-cookie',
+    title: 'Cookie without Secure',
+    severity: 'warning',
+    cvss: 4.8,
+    advice: 'set Secure on it (and HttpOnly unless a script must read it) so it is never sent over plain HTTP',
+    detects: 'a cookie is sent with Secure turned off, or carries a token or session id without Secure.',
+    message: (flow, what, where) =>
+      flow.sourceDescription === FLAG_OFF
+        ? `Cookie without Secure: this cookie's Secure flag is turned off${flow.sourceLine === flow.sinkLine ? '' : where}, so it is also sent over plain HTTP; ${RULES[614]?.advice}.`
+        : `Cookie without Secure: ${what}${where} and is sent in this cookie without the Secure flag; ${RULES[614]?.advice}.`,
+  },
   117: {
     slug: 'log-injection',
     title: 'Log injection',
@@ -145,7 +174,7 @@ export function flowRuleDescriptions(): Record<string, string> {
   for (const prefix of Object.values(PREFIX)) {
     for (const rule of Object.values(RULES)) {
       out[`${prefix}.flow.${rule.slug}`] =
-        `${rule.title}: a value from outside the program reaches the sink unchecked.`;
+        `${rule.title}: ${rule.detects ?? 'a value from outside the program reaches the sink unchecked.'}`;
     }
   }
   return out;
@@ -191,7 +220,9 @@ export function flowFindings(
       ruleId,
       type: 'security',
       severity: rule.severity,
-      message: `${rule.title}: ${what}${where} and reaches this ${flow.sinkKind} unchecked; ${rule.advice}.`,
+      message:
+        rule.message?.(flow, what, where) ??
+        `${rule.title}: ${what}${where} and reaches this ${flow.sinkKind} unchecked; ${rule.advice}.`,
       path,
       line: flow.sinkLine,
       startLine: flow.sinkLine,

@@ -81,13 +81,56 @@ export interface SinkSpec {
    * `redirect_to @project` goes to the record's own page, whatever the user typed into it.
    */
   unlessObject?: boolean | undefined;
+  /**
+   * Any method whose own name matches this expression is a sink too, whatever its receiver
+   * (`setPassword`, `set_reset_token`): for scoped sinks, where the name says what is stored.
+   */
+  callPattern?: string | undefined;
+  /**
+   * A write made safe by a flag (a cookie's Secure): the argument at `arg` or keyword `kwarg`,
+   * or with `prop` that property of it (recorded by `propSetters`). A true constant makes the
+   * sink safe; a false constant is reported whatever the value, naming the line that set it;
+   * never set, the sink is reported only for a value that reaches it. A flag set to a value not
+   * known (`secure=app.config[...]`, or set on one path only) was thought about: not reported.
+   */
+  flag?: { arg?: number | undefined; kwarg?: string | undefined; prop?: string | undefined } | undefined;
 }
 
 /** Assignments into an object that are sinks: `session[key] = value`. */
 export interface AssignSinkSpec {
   objects: string[];
+  /** Or any object whose last name segment matches this expression (a store named `user_session`). */
+  objectPattern?: string | undefined;
   cwe: number;
   kind: string;
+}
+
+/** A scoped source: its values matter only for the sinks of the CWEs it feeds. */
+export interface ScopedSourceSpec {
+  calls: string[];
+  /** The CWEs its values feed: a predictable number 330 (and 614, as a credential); a secret 614. */
+  feeds: number[];
+  description: string;
+  /** The call writes its value into this argument instead of returning it (`Random.nextBytes(buf)`). */
+  fills?: number | undefined;
+}
+
+/**
+ * Values that are not untrusted input but matter for some sinks: a predictable random number is
+ * harmless in a SQL query and a flaw as a session token; a secure token is harmless anywhere but
+ * in a cookie sent without Secure. Kept apart from `sources`/`sinks` so that neither kind reaches
+ * the other's sinks: a scoped source reaches only the scoped sinks of the CWEs it `feeds`, and
+ * request input never reaches a scoped sink (a request value in a cookie is not weak randomness).
+ * A value may carry both kinds (`userId + Math.random()`); sanitizers clear only request input.
+ */
+export interface ScopedSpec {
+  sources: ScopedSourceSpec[];
+  sinks: SinkSpec[];
+  assignSinks: AssignSinkSpec[];
+  /** Setters that record their first argument as a property of the receiver: `Cookie.setSecure` -> `secure`. */
+  propSetters: Record<string, string>;
+  /** Calls whose result has a known type, looked up after `returns`: `SecureRandom.getInstance` -> `SecureRandom`. */
+  returns: Record<string, string>;
 }
 
 export interface SanitizerSpec {
@@ -174,4 +217,6 @@ export interface FlowSpec {
    * request input only through a parameter typed `*http.Request`, `*gin.Context`, `echo.Context`.
    */
   requires?: string | undefined;
+  /** Weak randomness, secrets and cookies (see `ScopedSpec`); a language may have none yet. */
+  scoped?: ScopedSpec | undefined;
 }

@@ -120,11 +120,12 @@ export function refine(env: Env, refinements: Refinement[]): Env {
     else {
       const current = out.get(r.path);
       if (!current) continue;
+      // A check clears request input; a value drawn from a weak generator stays what it is.
       out.set(
         r.path,
         r.cwes
           ? { ...current, taint: clear(current.taint, r.cwes), rest: clear(current.rest, r.cwes) }
-          : { type: current.type },
+          : { type: current.type, taint: clear(current.taint, undefined), rest: clear(current.rest, undefined) },
       );
     }
   }

@@ -1,11 +1,11 @@
 import { type Analysis, type Env, type Frame, recordFlow } from './context.js';
 import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
-import { firstOf } from './evaluate-call.js';
+import { firstOf, namePattern } from './evaluate-call.js';
 import { foldBinary, truthy } from './fold.js';
 import { refine, refinementsOf } from './guards.js';
 import type { Case, Expr, FunctionIR, Stmt, Target } from './ir.js';
 import { matchesAny } from './qualified-name.js';
-import { constant, keyOf, merge, prefixOf, taintFor, taintOf, UNKNOWN, type Value } from './value.js';
+import { constant, join, keyOf, merge, named, prefixOf, taintFor, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** Two environments after their paths meet; a path that returned or raised is left out. */
 function mergeEnvs(a: Env | undefined, b: Env | undefined): Env | undefined {
@@ -20,8 +20,8 @@ function assignTo(analysis: Analysis, env: Env, target: Target, value: Value, li
     case 'name': {
       let stored = value;
       // The comment names the variable a source was first stored in.
-      if (value.taint && value.taint.variable === undefined)
-        stored = { ...value, taint: { ...value.taint, variable: target.name } };
+      const taint = named(value.taint, target.name);
+      if (taint !== value.taint) stored = { ...value, taint };
       if (target.type && !stored.type) stored = { ...stored, type: target.type };
       env.set(target.name, stored);
       return;
@@ -35,7 +35,7 @@ function assignTo(analysis: Analysis, env: Env, target: Target, value: Value, li
       const path = dottedName(target.object);
       const index = evaluate(analysis, env, target.index);
       // A key the user chose is as untrusted in a session as a value.
-      checkAssignSink(analysis, path, index, line);
+      checkAssignSink(analysis, path, index, line, true);
       checkAssignSink(analysis, path, value, line);
       if (!path) return;
       const container = env.get(path) ?? UNKNOWN;
@@ -46,7 +46,7 @@ function assignTo(analysis: Analysis, env: Env, target: Target, value: Value, li
         env.set(path, { ...container, items });
       } else if (key !== undefined && !container.items) {
         env.set(path, { ...container, keys: new Map(container.keys ?? []).set(key, value) });
-      } else env.set(path, { ...container, rest: container.rest ?? taintOf(value) });
+      } else env.set(path, { ...container, rest: join(container.rest, taintOf(value)) });
       return;
     }
     case 'tuple': {
@@ -65,10 +65,19 @@ function targetExpr(target: Target, line: number): Expr | undefined {
   return undefined;
 }
 
-function checkAssignSink(analysis: Analysis, path: string, value: Value, line: number): void {
-  for (const sink of analysis.spec.assignSinks) {
-    if (!path || !matchesAny(sink.objects, [path])) continue;
-    const taint = taintFor(value, sink.cwe);
+/** Reports a value written into a sink object; a key (`isKey`) only to request-input sinks. */
+function checkAssignSink(analysis: Analysis, path: string, value: Value, line: number, isKey = false): void {
+  if (!path) return;
+  const { assignSinks } = analysis.spec;
+  const scoped = isKey ? undefined : analysis.spec.scoped;
+  const last = path.slice(path.lastIndexOf('.') + 1);
+  for (const [sink, isScoped] of [
+    ...assignSinks.map((s) => [s, false] as const),
+    ...(scoped?.assignSinks ?? []).map((s) => [s, true] as const),
+  ]) {
+    const byName = sink.objectPattern !== undefined && namePattern(sink.objectPattern).test(last);
+    if (!byName && !matchesAny(sink.objects, [path])) continue;
+    const taint = taintFor(value, sink.cwe, isScoped);
     if (taint)
       recordFlow(analysis, {
         sinkLine: line,
@@ -116,7 +125,7 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
         value =
           folded !== undefined
             ? constant(folded)
-            : { taint: taintOf(old) ?? taintOf(value), type: old.type, prefix: prefixOf(old) };
+            : { taint: join(taintOf(old), taintOf(value)), type: old.type, prefix: prefixOf(old) };
       }
       assignTo(analysis, env, stmt.target, value, stmt.line);
       return env;

@@ -8,6 +8,16 @@ export interface Taint {
   variable?: string | undefined;
   /** CWEs a sanitizer on the way made this value safe for (an HTML escape is no SQL escape). */
   cleared?: ReadonlySet<number> | undefined;
+  /**
+   * For a scoped source (flow-spec.ts `ScopedSpec`): the only CWEs this value matters for (a
+   * predictable random number feeds 330 and 614, never SQL). Absent for untrusted input.
+   */
+  feeds?: readonly number[] | undefined;
+  /**
+   * A taint of another kind the same value carries (`userId + Math.random()` is both request input
+   * and predictable): each kind reaches its own sinks. At most one taint of each kind is kept.
+   */
+  also?: Taint | undefined;
 }
 
 /**
@@ -31,8 +41,13 @@ export interface Value {
   parsedFrom?: string | undefined;
   /** The constant text a string built by concatenation starts with (a URL's scheme and host). */
   prefix?: string | undefined;
-  /** Constant keyword arguments of the constructor that made it (XML parser flags). */
+  /**
+   * Constant keyword arguments of the constructor that made it (XML parser flags), and properties
+   * its setters recorded (a cookie's `secure`, see flow-spec.ts `propSetters`).
+   */
   props?: Map<string, Value> | undefined;
+  /** For a property a setter recorded, the setter's line: the comment names it. */
+  setAt?: number | undefined;
 }
 
 export const UNKNOWN: Value = {};
@@ -41,51 +56,107 @@ export const constant = (value: Constant): Value => ({ constant: value, known: t
 
 export const tainted = (taint: Taint | undefined): Value => (taint ? { taint } : {});
 
-/** The taint of a value and everything it contains; the first found wins (the earliest source). */
+/** The kinds a taint stands for, each on its own: itself, then what it carries in `also`. */
+export function kindsOf(taint: Taint | undefined): Taint[] {
+  const out: Taint[] = [];
+  for (let t = taint; t; t = t.also) out.push(t.also ? { ...t, also: undefined } : t);
+  return out;
+}
+
+const kindKey = (t: Taint): string => (t.feeds ? t.feeds.join(',') : '');
+
+/** One taint carrying these kinds, the first of each kind kept (the earliest source). */
+function chain(kinds: Taint[]): Taint | undefined {
+  const seen = new Set<string>();
+  const kept = kinds.filter((t) => {
+    const key = kindKey(t);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return kept.reduceRight<Taint | undefined>((also, t) => ({ ...t, also }), undefined);
+}
+
+/** Two taints as one: the first's kinds, then those of the second's it lacks. */
+export function join(a: Taint | undefined, b: Taint | undefined): Taint | undefined {
+  if (!a || !b) return a ?? b;
+  // The common case, one kind on both sides: the first wins as it always has.
+  if (!a.also && !b.also && kindKey(a) === kindKey(b)) return a;
+  return chain([...kindsOf(a), ...kindsOf(b)]);
+}
+
+/** The taint with this variable named on each kind that has none yet (the comment names it). */
+export function named(taint: Taint | undefined, variable: string): Taint | undefined {
+  const kinds = kindsOf(taint);
+  if (kinds.every((t) => t.variable !== undefined)) return taint;
+  return chain(kinds.map((t) => (t.variable === undefined ? { ...t, variable } : t)));
+}
+
+/** The taint of a value and everything it contains; of each kind, the first found wins (the earliest source). */
 export function taintOf(value: Value | undefined): Taint | undefined {
   if (!value) return undefined;
-  if (value.taint) return value.taint;
-  if (value.rest) return value.rest;
-  for (const item of value.items ?? []) {
-    const t = taintOf(item);
-    if (t) return t;
-  }
-  for (const item of value.keys?.values() ?? []) {
-    const t = taintOf(item);
-    if (t) return t;
-  }
-  return undefined;
+  let out = join(value.taint, value.rest);
+  for (const item of value.items ?? []) out = join(out, taintOf(item));
+  for (const item of value.keys?.values() ?? []) out = join(out, taintOf(item));
+  return out;
 }
 
-/** The first taint among several values (an operator's operands, a call's arguments). */
+/** The taint among several values (an operator's operands, a call's arguments), of each kind the first. */
 export function anyTaint(values: (Value | undefined)[]): Taint | undefined {
-  for (const v of values) {
-    const t = taintOf(v);
-    if (t) return t;
-  }
-  return undefined;
+  let out: Taint | undefined;
+  for (const v of values) out = join(out, taintOf(v));
+  return out;
 }
 
-/** A taint that survives a sink of this CWE (not cleared by a sanitizer for it). */
-export function taintFor(value: Value | undefined, cwe: number): Taint | undefined {
+/**
+ * Whether a taint of this kind reaches a sink of this CWE: untrusted input every sink but the
+ * scoped ones (`scoped` true), a scoped source only the sinks of the CWEs it feeds.
+ */
+const reaches = (t: Taint, cwe: number, scoped: boolean): boolean =>
+  t.feeds ? t.feeds.includes(cwe) : !scoped && !t.cleared?.has(cwe);
+
+/** A taint that reaches a sink of this CWE (of a kind it concerns, not cleared by a sanitizer for it). */
+export function taintFor(value: Value | undefined, cwe: number, scoped = false): Taint | undefined {
   if (!value) return undefined;
-  const own = [value.taint, value.rest].find((t) => t && !t.cleared?.has(cwe));
-  if (own) return own;
+  for (const own of [value.taint, value.rest]) {
+    const hit = kindsOf(own).find((t) => reaches(t, cwe, scoped));
+    if (hit) return hit;
+  }
   for (const item of [...(value.items ?? []), ...(value.keys?.values() ?? [])]) {
-    const t = taintFor(item, cwe);
+    const t = taintFor(item, cwe, scoped);
     if (t) return t;
   }
   return undefined;
 }
 
-/** The taint with these CWEs added to its cleared set. */
+/**
+ * The taint with these CWEs added to the cleared set of its untrusted-input kind; all CWEs (that
+ * kind dropped) when `cwes` is undefined. A scoped kind passes: no escaping or conversion makes a
+ * predictable number unpredictable, or a secret less secret.
+ */
 export function clear(taint: Taint | undefined, cwes: readonly number[] | undefined): Taint | undefined {
-  if (!taint || !cwes) return undefined;
-  return { ...taint, cleared: new Set([...(taint.cleared ?? []), ...cwes]) };
+  if (!taint) return undefined;
+  return chain(
+    kindsOf(taint).flatMap((t) => {
+      if (t.feeds) return [t];
+      return cwes ? [{ ...t, cleared: new Set([...(t.cleared ?? []), ...cwes]) }] : [];
+    }),
+  );
 }
 
 function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefined {
   if (!a || !b) return a ?? b;
+  if (a.also || b.also || kindKey(a) !== kindKey(b)) {
+    const bs = kindsOf(b);
+    const merged = kindsOf(a).map(
+      (t) =>
+        mergeTaint(
+          t,
+          bs.find((u) => kindKey(u) === kindKey(t)),
+        ) ?? t,
+    );
+    return chain([...merged, ...bs]);
+  }
   // A value safe for a CWE on one path only is not safe for it.
   const cleared = a.cleared && b.cleared ? new Set([...a.cleared].filter((c) => b.cleared?.has(c))) : undefined;
   return { ...a, cleared: cleared && cleared.size > 0 ? cleared : undefined };
@@ -101,7 +172,14 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
     normalized: a.normalized && b.normalized,
     prefix: a.prefix === b.prefix ? a.prefix : undefined,
     parsedFrom: a.parsedFrom === b.parsedFrom ? a.parsedFrom : undefined,
+    setAt: a.setAt ?? b.setAt,
   };
+  // A property set on one path only is still set, to a value not known (`if (https) c.setSecure(true)`).
+  if (a.props || b.props) {
+    out.props = new Map();
+    for (const key of new Set([...(a.props?.keys() ?? []), ...(b.props?.keys() ?? [])]))
+      out.props.set(key, merge(a.props?.get(key), b.props?.get(key)));
+  }
   if (a.known && b.known && a.constant === b.constant) {
     out.known = true;
     out.constant = a.constant;

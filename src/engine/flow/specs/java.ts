@@ -1,4 +1,5 @@
 import type { FlowSpec } from '../flow-spec.js';
+import { JAVA_SESSION_SPEC } from './java-session.js';
 
 const REQUEST = ['HttpServletRequest', 'ServletRequest', 'HttpServletRequestWrapper', 'ServletRequestWrapper'];
 const on = (types: string[], methods: string[]): string[] => types.flatMap((t) => methods.map((m) => `${t}.${m}`));
@@ -332,4 +333,5 @@ export const JAVA_SPEC: FlowSpec = {
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['this'],
+  ...JAVA_SESSION_SPEC,
 };

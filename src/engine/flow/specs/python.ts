@@ -1,4 +1,5 @@
 import type { FlowSpec } from '../flow-spec.js';
+import { PYTHON_SESSION_SPEC } from './python-session.js';
 
 const request = (attrs: string[]): string[] => attrs.map((a) => `request.${a}`);
 const each = (module: string, names: string[]): string[] => names.map((n) => `${module}.${n}`);
@@ -372,4 +373,5 @@ export const PYTHON_SPEC: FlowSpec = {
   ],
   shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
   selfNames: ['self', 'cls'],
+  ...PYTHON_SESSION_SPEC,
 };
