@@ -5,7 +5,7 @@ import { foldBinary, truthy } from './fold.js';
 import { refine, refinementsOf } from './guards.js';
 import type { Case, Expr, FunctionIR, Stmt, Target } from './ir.js';
 import { matchesAny } from './qualified-name.js';
-import { constant, keyOf, merge, taintFor, taintOf, UNKNOWN, type Value } from './value.js';
+import { constant, isFixed, keyOf, merge, taintFor, taintOf, UNKNOWN, type Value } from './value.js';
 
 /** Two environments after their paths meet; a path that returned or raised is left out. */
 function mergeEnvs(a: Env | undefined, b: Env | undefined): Env | undefined {
@@ -112,7 +112,11 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
           old.known && value.known
             ? foldBinary(stmt.op.replace(/=$/, ''), old.constant ?? null, value.constant ?? null)
             : undefined;
-        value = folded !== undefined ? constant(folded) : { taint: taintOf(old) ?? taintOf(value), type: old.type };
+        const taint = taintOf(old) ?? taintOf(value);
+        value =
+          folded !== undefined
+            ? constant(folded)
+            : { taint, type: old.type, fixed: (!taint && isFixed(old) && isFixed(value)) || undefined };
       }
       assignTo(analysis, env, stmt.target, value, stmt.line);
       return env;
