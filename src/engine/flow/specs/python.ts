@@ -92,19 +92,9 @@ export const PYTHON_SPEC: FlowSpec = {
       cwe: 22,
       kind: 'file path',
     },
-    // Probing a path tells the caller what exists on the server.
-    {
-      calls: each('os.path', ['exists', 'lexists', 'isfile', 'isdir', 'getsize']),
-      args: [0],
-      cwe: 22,
-      kind: 'file path',
-    },
+    // Existence checks (`exists`, `is_file`) are not sinks: they usually guard the access that is.
     {
       calls: [
-        'exists',
-        'is_file',
-        'is_dir',
-        'stat',
         'open',
         'read_text',
         'read_bytes',
