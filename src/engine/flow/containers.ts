@@ -1,6 +1,6 @@
 import type { Env } from './context.js';
 import { dottedName, readElement } from './evaluate.js';
-import type { ContainerSpec } from './flow-spec.js';
+import type { ContainerSpec, FlowSpec } from './flow-spec.js';
 import type { Expr } from './ir.js';
 import { anyTaint, constant, join, keyOf, taintOf, UNKNOWN, type Value } from './value.js';
 
@@ -111,6 +111,37 @@ export function containerCall(
   }
   if (spec.clear.includes(name) && args.length === 0 && isContainer(receiver))
     return store({ type: receiver.type, items: items ? [] : undefined, keys: receiver.keys ? new Map() : undefined });
+  return undefined;
+}
+
+/**
+ * `config.set(section, option, value)` / `config.get(section, option)` on a sectioned map: the
+ * pair of constants is the key. Undefined when the call is neither.
+ */
+export function sectionMapCall(
+  spec: NonNullable<FlowSpec['sectionMaps']>,
+  env: Env,
+  call: Extract<Expr, { k: 'call' }>,
+  receiver: Value,
+  args: Value[],
+  containers: ContainerSpec,
+): Value | undefined {
+  if (!receiver.type || !spec.types.includes(receiver.type)) return undefined;
+  const [section, option, value] = args;
+  const a = section ? keyOf(section) : undefined;
+  const b = option ? keyOf(option) : undefined;
+  const key = a !== undefined && b !== undefined ? `${a}\0${b}` : undefined;
+  if (spec.put.includes(call.name) && value) {
+    const path = receiverPath(call.receiver, containers);
+    const next: Value =
+      key !== undefined
+        ? { ...receiver, keys: new Map(receiver.keys ?? []).set(key, value) }
+        : { ...receiver, rest: receiver.rest ?? taintOf(value) };
+    if (path) env.set(path, next);
+    return UNKNOWN;
+  }
+  if (spec.get.includes(call.name) && option)
+    return readElement(receiver, key === undefined ? undefined : constant(key));
   return undefined;
 }
 

@@ -36,6 +36,11 @@ export interface Analysis {
   callLines?: number[] | undefined;
   /** Work left before the file is given up on (hostile or huge inputs). */
   budget: { steps: number };
+  /**
+   * Per sink (`line:cwe`), whether every value that reached it was fixed (see `isFixed`), seen at
+   * least once from the start of a function; false once anything else did.
+   */
+  constantSinks: Map<string, boolean>;
 }
 
 /** A function call nests at most this deep: a helper's helper's helper is still followed. */
@@ -48,6 +53,16 @@ export interface Frame {
   fn?: FunctionIR | undefined;
   /** Whether the function is a request handler whose return is a sink. */
   returnSink?: { cwe: number; kind: string } | undefined;
+}
+
+/**
+ * A sink evaluated with fixed values or not. Only a function run from its own start proves one: a
+ * helper followed from one caller with constants may be called elsewhere with anything.
+ */
+export function noteSink(analysis: Analysis, line: number, cwe: number, fixed: boolean): void {
+  const key = `${line}:${cwe}`;
+  if (!fixed) analysis.constantSinks.set(key, false);
+  else if (analysis.stack.length <= 1 && !analysis.constantSinks.has(key)) analysis.constantSinks.set(key, true);
 }
 
 export function recordFlow(analysis: Analysis, flow: TaintFlow): void {

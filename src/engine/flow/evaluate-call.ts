@@ -1,11 +1,11 @@
-import { containerCall, newContainer, receiverPath } from './containers.js';
-import { type Analysis, type Env, MAX_CALL_DEPTH, recordFlow } from './context.js';
+import { containerCall, newContainer, receiverPath, sectionMapCall } from './containers.js';
+import { type Analysis, type Env, MAX_CALL_DEPTH, noteSink, recordFlow } from './context.js';
 import { dottedName, evaluate, qualify, readElement, safeFor } from './evaluate.js';
 import { foldMethod, truthy } from './fold.js';
 import { callFunction } from './interpret.js';
 import type { Expr, FunctionIR } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
-import { anyTaint, clear, constant, join, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
+import { anyTaint, clear, constant, isFixed, join, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
 
 type Call = Extract<Expr, { k: 'call' }>;
 
@@ -135,6 +135,7 @@ function checkSinks(
       continue;
     }
     const values = sinkValues(analysis, sink, receiver, args, kwargs);
+    noteSink(analysis, call.line, sink.cwe, values.length > 0 && values.every(isFixed));
     for (const [i, value] of values.entries()) {
       const taint = taintFor(value, sink.cwe, isScoped);
       if (!taint) continue;
@@ -210,6 +211,17 @@ function setProp(
   env.set(path, { ...receiver, props: new Map(receiver.props ?? []).set(name, args[1]) });
 }
 
+/**
+ * What a pure call's result is made of: its arguments, and its receiver unless that is a module
+ * (`base64.b64decode(x)`: `base64` is no variable of the code).
+ */
+function pureInputs(env: Env, call: Call, receiver: Value | undefined, args: Value[], kwargs: Map<string, Value>) {
+  const r = call.receiver;
+  const isModule = r !== undefined && (r.k === 'name' || r.k === 'attr') && !env.has(dottedName(r));
+  const inputs = [...args, ...kwargs.values()];
+  return r && !isModule ? [receiver, ...inputs] : inputs.length > 0 ? inputs : [undefined];
+}
+
 /** A call's value: sinks are checked on its arguments, then sanitizers, sources, this file's functions and containers decide it. */
 export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const { spec } = analysis;
@@ -282,6 +294,8 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     return UNKNOWN;
   }
   if (receiver) {
+    const section = spec.sectionMaps && sectionMapCall(spec.sectionMaps, env, call, receiver, args, spec.containers);
+    if (section) return section;
     const result = containerCall(spec.containers, env, call, receiver, args);
     if (result) return result;
     if (receiver.known && args.every((a) => a.known)) {
@@ -302,5 +316,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (match(spec.normalizers)) out.normalized = true;
   // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.
   if (kwargs.size > 0) out.props = kwargs;
+  if (!taint && spec.pure && match(spec.pure) && pureInputs(env, call, receiver, args, kwargs).every(isFixed))
+    out.fixed = true;
   return out;
 }

@@ -3,7 +3,18 @@ import { evaluateCall } from './evaluate-call.js';
 import { foldBinary, foldUnary, truthy } from './fold.js';
 import type { Expr } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
-import { anyTaint, constant, join, keyOf, merge, prefixOf, taintOf, UNKNOWN, type Value } from './value.js';
+import {
+  anyTaint,
+  constant,
+  fixedOrUnknown,
+  join,
+  keyOf,
+  merge,
+  prefixOf,
+  taintOf,
+  UNKNOWN,
+  type Value,
+} from './value.js';
 
 /** The dotted spelling of a name or attribute chain (`os.path.join`), '' for anything else. */
 export function dottedName(expr: Expr): string {
@@ -99,7 +110,8 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
         const char = object.constant[i];
         if (char !== undefined) return constant(char);
       }
-      return readElement(object, index);
+      const element = readElement(object, index);
+      return element === UNKNOWN && !object.items && !object.keys ? fixedOrUnknown([object, index]) : element;
     }
     case 'call':
       return evaluateCall(analysis, env, expr);
@@ -119,7 +131,9 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       // `"https://host/" + path` keeps its host; `"/x/%s" % path` its text before the first `%`.
       const head = prefixOf(left);
       const prefix = expr.op === '+' ? head : expr.op === '%' ? head?.split('%')[0] : undefined;
-      return taint ? { taint, prefix } : UNKNOWN;
+      // `base / name` of a pathlib path is a path again: its methods stay known (`exists`, `read_text`).
+      const type = expr.op === '/' ? left.type : undefined;
+      return taint ? { taint, prefix, type } : fixedOrUnknown([left, right]);
     }
     case 'unary': {
       const arg = evaluate(analysis, env, expr.arg);
@@ -151,11 +165,12 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       const parts = expr.parts.map((p) => evaluate(analysis, env, p));
       if (parts.every((p) => p.known)) return constant(parts.map((p) => String(p.constant)).join(''));
       const taint = anyTaint(parts);
-      return taint ? { taint, prefix: parts[0] ? prefixOf(parts[0]) : undefined } : UNKNOWN;
+      return taint ? { taint, prefix: parts[0] ? prefixOf(parts[0]) : undefined } : fixedOrUnknown(parts);
     }
     case 'opaque': {
-      const taint = anyTaint(expr.parts.map((p) => evaluate(analysis, env, p)));
-      return taint ? { taint } : UNKNOWN;
+      const parts = expr.parts.map((p) => evaluate(analysis, env, p));
+      const taint = anyTaint(parts);
+      return taint ? { taint } : fixedOrUnknown(parts);
     }
   }
 }

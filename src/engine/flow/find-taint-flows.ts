@@ -146,8 +146,16 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
  * a bounded depth. Empty for a language the analysis does not read.
  */
 export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
+  return analyzeFlows(language, root).flows;
+}
+
+/**
+ * The flows, and the sinks (`line:cwe`) only ever reached with values built from the code's own
+ * constants: a pattern rule's match there is disproved.
+ */
+export function analyzeFlows(language: Language, root: SgNode): { flows: TaintFlow[]; constantSinks: Set<string> } {
   const adapter = ADAPTERS[language];
-  if (!adapter || !mayHaveSource(adapter.spec, root.text())) return [];
+  if (!adapter || !mayHaveSource(adapter.spec, root.text())) return { flows: [], constantSinks: new Set() };
   const file = adapter.read(root);
   const functions = new Map<string, FunctionIR[]>();
   for (const fn of file.functions) functions.set(fn.name, [...(functions.get(fn.name) ?? []), fn]);
@@ -160,6 +168,7 @@ export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
     globals: new Map(),
     stack: [],
     budget: { steps: STEP_BUDGET },
+    constantSinks: new Map(),
   };
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
   // A function that reads no source (nor calls one that does) starts no flow; it is read only if a caller follows into it.
@@ -168,5 +177,8 @@ export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
   }
-  return [...analysis.flows.values()].sort((a, b) => a.sinkLine - b.sinkLine || a.cwe - b.cwe);
+  return {
+    flows: [...analysis.flows.values()].sort((a, b) => a.sinkLine - b.sinkLine || a.cwe - b.cwe),
+    constantSinks: new Set([...analysis.constantSinks].filter(([, fixed]) => fixed).map(([key]) => key)),
+  };
 }

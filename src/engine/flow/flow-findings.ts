@@ -3,7 +3,7 @@ import type { Language } from '../languages.js';
 import type { RuleMatch } from '../rules/run-rules.js';
 import type { Severity } from '../severity.js';
 import { FLAG_OFF } from './evaluate-call.js';
-import { findTaintFlows, type TaintFlow } from './find-taint-flows.js';
+import { analyzeFlows, type TaintFlow } from './find-taint-flows.js';
 
 interface FlowRule {
   slug: string;
@@ -192,18 +192,36 @@ export function flowFindings(
   toReal: (line: number) => number | undefined,
   ruleMatches: readonly RuleMatch[] = [],
 ): RuleMatch[] {
+  return flowReview(language, root, path, source, toReal, ruleMatches).matches;
+}
+
+/**
+ * The flow findings, and the rule matches they disprove: a security rule's match of a CWE on a
+ * line where the analysis saw that CWE's sink reached only by the code's own constants (a branch
+ * that always picks the constant, the last write of a map key) is not a finding.
+ */
+export function flowReview(
+  language: Language,
+  root: SgNode,
+  path: string,
+  source: string,
+  toReal: (line: number) => number | undefined,
+  ruleMatches: readonly RuleMatch[] = [],
+): { matches: RuleMatch[]; disproves: (match: RuleMatch) => boolean } {
   // A flow through a helper that a rule reports at either end, with the same CWE, is said once.
   const ruled = new Set(ruleMatches.map((m) => `${m.line}:${m.cwe}`));
   const prefix = PREFIX[language];
-  if (!prefix) return [];
+  const none = { matches: [], disproves: () => false };
+  if (!prefix) return none;
   const lines = source.split(/\r?\n/);
   const matches: RuleMatch[] = [];
-  let flows: ReturnType<typeof findTaintFlows>;
+  let flows: TaintFlow[];
+  let constantSinks: Set<string>;
   try {
-    flows = findTaintFlows(language, root);
+    ({ flows, constantSinks } = analyzeFlows(language, root));
   } catch {
     // A tree the adapters do not expect costs this file its flow comments, never the review.
-    return [];
+    return none;
   }
   for (const flow of flows) {
     const rule = RULES[flow.cwe];
@@ -233,5 +251,7 @@ export function flowFindings(
       cvss: rule.cvss,
     });
   }
-  return matches;
+  const disproves = (match: RuleMatch) =>
+    match.type === 'security' && constantSinks.has(`${match.line}:${match.cwe?.replace(/^CWE-/, '')}`);
+  return { matches, disproves };
 }

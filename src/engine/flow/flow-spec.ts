@@ -195,6 +195,16 @@ export interface FlowSpec {
    * that require it: `parser.setFeature(feature_external_ges, True)` sets `feature_external_ges`.
    */
   propSetters?: string[] | undefined;
+  /**
+   * Maps keyed by two names, by the receiver's type (`ConfigParser`: `set(section, option,
+   * value)`, `get(section, option)`): read and written like a map whose key is the pair.
+   */
+  sectionMaps?: { types: string[]; put: string[]; get: string[] } | undefined;
+  /**
+   * Calls without input or side effect (`base64.b64decode`, `str`, `*.decode`): given only
+   * constants, their result is built from constants too, though the analysis does not compute it.
+   */
+  pure?: string[] | undefined;
   /** Writes that add their argument to the receiver's text (`StringIO.write`). */
   appendsTo: string[];
   /** Calls that never return (`abort(404)`, `sys.exit()`): the path ends there. */

@@ -5,7 +5,19 @@ import { foldBinary, truthy } from './fold.js';
 import { refine, refinementsOf } from './guards.js';
 import type { Case, Expr, FunctionIR, Stmt, Target } from './ir.js';
 import { matchesAny } from './qualified-name.js';
-import { constant, join, keyOf, merge, named, prefixOf, taintFor, taintOf, UNKNOWN, type Value } from './value.js';
+import {
+  constant,
+  isFixed,
+  join,
+  keyOf,
+  merge,
+  named,
+  prefixOf,
+  taintFor,
+  taintOf,
+  UNKNOWN,
+  type Value,
+} from './value.js';
 
 /** Two environments after their paths meet; a path that returned or raised is left out. */
 function mergeEnvs(a: Env | undefined, b: Env | undefined): Env | undefined {
@@ -122,10 +134,16 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
             ? foldBinary(stmt.op.replace(/=$/, ''), old.constant ?? null, value.constant ?? null)
             : undefined;
         // It still starts with what it started with (`html += row` keeps `<ul>`).
+        const taint = join(taintOf(old), taintOf(value));
         value =
           folded !== undefined
             ? constant(folded)
-            : { taint: join(taintOf(old), taintOf(value)), type: old.type, prefix: prefixOf(old) };
+            : {
+                taint,
+                type: old.type,
+                prefix: prefixOf(old),
+                fixed: (!taint && isFixed(old) && isFixed(value)) || undefined,
+              };
       }
       assignTo(analysis, env, stmt.target, value, stmt.line);
       return env;

@@ -48,7 +48,23 @@ export interface Value {
   props?: Map<string, Value> | undefined;
   /** For a property a setter recorded, the setter's line: the comment names it. */
   setAt?: number | undefined;
+  /**
+   * Built only from this file's constants by operations without input (concatenation, formatting,
+   * a branch between constants, `base64`/`str` transforms), though not folded to one constant.
+   */
+  fixed?: boolean | undefined;
 }
+
+/** Whether nothing from outside the code can be in the value: a constant, or built only from constants. */
+export function isFixed(value: Value | undefined): boolean {
+  if (!value || taintOf(value)) return false;
+  if (value.known || value.fixed) return true;
+  return value.items !== undefined && value.keys === undefined && value.items.every(isFixed);
+}
+
+/** What an operation on these operands gives when it is not folded and carries no taint. */
+export const fixedOrUnknown = (operands: (Value | undefined)[]): Value =>
+  operands.length > 0 && operands.every(isFixed) ? { fixed: true } : UNKNOWN;
 
 export const UNKNOWN: Value = {};
 
@@ -164,7 +180,8 @@ function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefin
 
 /** The value after two paths meet: tainted if either is; a constant only if both agree. */
 export function merge(a: Value | undefined, b: Value | undefined): Value {
-  if (!a || !b) return { ...(a ?? b ?? {}), known: false, constant: undefined };
+  // A variable assigned on one path only may hold anything on the other.
+  if (!a || !b) return { ...(a ?? b ?? {}), known: false, constant: undefined, fixed: undefined };
   if (a === b) return a;
   const out: Value = {
     taint: mergeTaint(a.taint, b.taint),
@@ -173,6 +190,7 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
     prefix: a.prefix === b.prefix ? a.prefix : undefined,
     parsedFrom: a.parsedFrom === b.parsedFrom ? a.parsedFrom : undefined,
     setAt: a.setAt ?? b.setAt,
+    fixed: (isFixed(a) && isFixed(b)) || undefined,
   };
   // A property set on one path only is still set, to a value not known (`if (https) c.setSecure(true)`).
   if (a.props || b.props) {
