@@ -185,3 +185,21 @@ export const literalArgument = (literal: string): Record<string, unknown> => {
     ],
   });
 };
+
+/** MD5 or SHA-1 (and older) asked of MessageDigest or Commons Codec's DigestUtils. */
+export const WEAK_DIGEST = {
+  any: [
+    {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'object', regex: '^(java\\.security\\.)?MessageDigest$' } },
+        { has: { field: 'name', regex: '^getInstance$' } },
+        literalArgument('^"(?i)(md2|md4|md5|sha-?1|sha)"$'),
+      ],
+    },
+    { kind: 'method_invocation', regex: '^DigestUtils\\.(md5|md5Hex|sha1|sha1Hex|sha|shaHex)\\(' },
+  ],
+};
+
+/** Method names of digests used as checksums: cache keys, ETags, content hashes (a "fingerprint" may be of a token). */
+export const NON_SECURITY_DIGEST = '(?i)(checksum|etag|cache_?key|content_?hash|file_?hash|dedup)';

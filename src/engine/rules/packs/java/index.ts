@@ -31,6 +31,7 @@ import {
   unsafeDeserializationRule,
   unsafeYamlXmlDeserializationRule,
 } from './security-deserialization.js';
+import { weakSecretHashRule } from './security-hash.js';
 import {
   commandInjectionRule,
   expressionInjectionRule,
@@ -99,4 +100,5 @@ export const javaRules: Rule[] = [
   futureExceptionSwallowedRule,
   parseInvariantInLoopRule,
   uploadOriginalFilenameRule,
+  weakSecretHashRule,
 ];

@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { declaredFrom, literalArgument } from './fragments.js';
+import { declaredFrom, literalArgument, NON_SECURITY_DIGEST, WEAK_DIGEST } from './fragments.js';
 
 const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
 
@@ -110,17 +110,11 @@ export const weakHashRule: Rule = {
   message:
     'MD5 and SHA-1 are broken for security use (collisions are practical). Use SHA-256 or stronger, and a password hash (bcrypt, PBKDF2, Argon2) for passwords.',
   rule: {
-    any: [
-      {
-        kind: 'method_invocation',
-        all: [
-          { has: { field: 'object', regex: '^(java\\.security\\.)?MessageDigest$' } },
-          { has: { field: 'name', regex: '^getInstance$' } },
-          literalArgument('^"(?i)(md2|md4|md5|sha-?1|sha)"$'),
-        ],
-      },
-      { kind: 'method_invocation', regex: '^DigestUtils\\.(md5|md5Hex|sha1|sha1Hex|sha|shaHex)\\(' },
-    ],
+    ...WEAK_DIGEST,
+    // A checksum of file contents for a cache key or an ETag trusts no one with it.
+    not: {
+      inside: { stopBy: 'end', kind: 'method_declaration', has: { field: 'name', regex: NON_SECURITY_DIGEST } },
+    },
   },
   cwe: 'CWE-328',
   cvss: 5.3,
