@@ -39,6 +39,7 @@ import {
   scriptEvalRule,
   springViewNameInjectionRule,
 } from './security-injection.js';
+import { staticIvRule } from './security-iv.js';
 import { hardcodedDbPasswordRule, hardcodedSigningKeyRule } from './security-secrets.js';
 import { mybatisDollarSubstitutionRule, sqlInjectionRule } from './security-sql.js';
 import {
@@ -101,4 +102,5 @@ export const javaRules: Rule[] = [
   parseInvariantInLoopRule,
   uploadOriginalFilenameRule,
   weakSecretHashRule,
+  staticIvRule,
 ];
