@@ -141,3 +141,65 @@ export const FRAMEWORK_OBJECTS = [
   'Locale',
   'RedirectAttributes',
 ];
+
+/**
+ * The first argument is a string literal matching `literal` (a regex on its text, quotes
+ * included), or a name the file shows holding one: a local declared from it in the same method, a
+ * field of the class initialised with it, or a local read from a properties lookup whose default
+ * it is (`props.getProperty("cipher", "DES/ECB/PKCS5Padding")`: the default is what runs when
+ * nothing is configured). An algorithm name is a choice written once, so reassignments are not
+ * followed.
+ */
+export const literalArgument = (literal: string): Record<string, unknown> => {
+  const lookupDefault = {
+    kind: 'method_invocation',
+    all: [
+      { has: { field: 'name', regex: '^getProperty$' } },
+      { has: { field: 'arguments', has: { nthChild: 2, kind: 'string_literal', regex: literal } } },
+    ],
+  };
+  const holding = { any: [{ kind: 'string_literal', regex: literal }, lookupDefault] };
+  return firstArgument({
+    any: [
+      { kind: 'string_literal', regex: literal },
+      lookupDefault,
+      declaredFrom('$ALGORITHM', holding),
+      {
+        kind: 'identifier',
+        pattern: '$ALGORITHM',
+        inside: {
+          stopBy: 'end',
+          kind: 'class_body',
+          has: {
+            kind: 'field_declaration',
+            has: {
+              kind: 'variable_declarator',
+              all: [
+                { has: { field: 'name', pattern: '$ALGORITHM' } },
+                { has: { field: 'value', kind: 'string_literal', regex: literal } },
+              ],
+            },
+          },
+        },
+      },
+    ],
+  });
+};
+
+/** MD5 or SHA-1 (and older) asked of MessageDigest or Commons Codec's DigestUtils. */
+export const WEAK_DIGEST = {
+  any: [
+    {
+      kind: 'method_invocation',
+      all: [
+        { has: { field: 'object', regex: '^(java\\.security\\.)?MessageDigest$' } },
+        { has: { field: 'name', regex: '^getInstance$' } },
+        literalArgument('^"(?i)(md2|md4|md5|sha-?1|sha)"$'),
+      ],
+    },
+    { kind: 'method_invocation', regex: '^DigestUtils\\.(md5|md5Hex|sha1|sha1Hex|sha|shaHex)\\(' },
+  ],
+};
+
+/** Method names of digests used as checksums: cache keys, ETags, content hashes (a "fingerprint" may be of a token). */
+export const NON_SECURITY_DIGEST = '(?i)(checksum|etag|cache_?key|content_?hash|file_?hash|dedup)';

@@ -31,6 +31,7 @@ import {
   unsafeDeserializationRule,
   unsafeYamlXmlDeserializationRule,
 } from './security-deserialization.js';
+import { weakSecretHashRule } from './security-hash.js';
 import {
   commandInjectionRule,
   expressionInjectionRule,
@@ -38,6 +39,7 @@ import {
   scriptEvalRule,
   springViewNameInjectionRule,
 } from './security-injection.js';
+import { staticIvRule } from './security-iv.js';
 import { hardcodedDbPasswordRule, hardcodedSigningKeyRule } from './security-secrets.js';
 import { mybatisDollarSubstitutionRule, sqlInjectionRule } from './security-sql.js';
 import {
@@ -99,4 +101,6 @@ export const javaRules: Rule[] = [
   futureExceptionSwallowedRule,
   parseInvariantInLoopRule,
   uploadOriginalFilenameRule,
+  weakSecretHashRule,
+  staticIvRule,
 ];

@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { declaredFrom, firstArgument } from './fragments.js';
+import { declaredFrom, literalArgument, NON_SECURITY_DIGEST, WEAK_DIGEST } from './fragments.js';
 
 const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
 
@@ -59,24 +59,47 @@ export const insecureRandomCodeRule: Rule = {
   cwe: 'CWE-338',
 };
 
+/**
+ * Transformations that are broken or leak the plaintext's patterns: DES (a 56-bit key), 3DES, RC2,
+ * RC4 and Blowfish (64-bit blocks or a biased stream), password-based schemes built on them, and
+ * ECB mode, written out or implied by a bare block cipher name (`"AES"` is `AES/ECB/PKCS5Padding`).
+ * `RSA/ECB/...` is the JDK's name for plain RSA with no block mode, not ECB.
+ */
+const WEAK_TRANSFORMATION =
+  '(?i)^"\\s*((des|desede|tripledes|3des|rc2|rc4|arcfour|arc4|blowfish)(/|"$)|pbewith\\w*(des|rc2|rc4)|(aes|des\\w*|blowfish)"$|(aes\\w*|des\\w*|tripledes|blowfish|rc2|rc5|rc6|camellia|aria|seed|sm4|twofish|serpent|idea|cast5|cast6)/ecb/)';
+
+/** Key and key-factory algorithms of the same ciphers. */
+const WEAK_KEY_ALGORITHM =
+  '(?i)^"\\s*(des|desede|tripledes|3des|rc2|rc4|arcfour|arc4|blowfish|pbewith\\w*(des|rc2|rc4)\\w*)"$';
+
 export const weakCipherRule: Rule = {
   id: 'java.weak-cipher',
   languages: ['java'],
   type: 'security',
-  severity: 'warning',
+  severity: 'important',
   message:
-    'DES, 3DES, RC4 and ECB mode are broken or leak patterns of the plaintext: use AES/GCM/NoPadding with a random IV.',
+    'DES, 3DES, RC2, RC4 and Blowfish are broken or too weak, and ECB mode (also what a bare "AES" means) shows which blocks of the plaintext repeat: use AES/GCM/NoPadding with a random IV.',
   rule: {
     kind: 'method_invocation',
-    all: [
-      { regex: '^Cipher\\.getInstance\\(' },
-      firstArgument({
-        kind: 'string_literal',
-        regex: '(?i)^"(des|desede|tripledes|rc4|arcfour|rc2|blowfish)(/|")|/ecb/',
-      }),
+    any: [
+      {
+        all: [
+          { has: { field: 'object', regex: '^(javax\\.crypto\\.)?Cipher$' } },
+          { has: { field: 'name', regex: '^getInstance$' } },
+          literalArgument(WEAK_TRANSFORMATION),
+        ],
+      },
+      {
+        all: [
+          { has: { field: 'object', regex: '^(javax\\.crypto\\.)?(KeyGenerator|SecretKeyFactory)$' } },
+          { has: { field: 'name', regex: '^getInstance$' } },
+          literalArgument(WEAK_KEY_ALGORITHM),
+        ],
+      },
     ],
   },
   cwe: 'CWE-327',
+  cvss: 7.4,
 };
 
 export const weakHashRule: Rule = {
@@ -87,17 +110,11 @@ export const weakHashRule: Rule = {
   message:
     'MD5 and SHA-1 are broken for security use (collisions are practical). Use SHA-256 or stronger, and a password hash (bcrypt, PBKDF2, Argon2) for passwords.',
   rule: {
-    any: [
-      {
-        kind: 'method_invocation',
-        all: [
-          { has: { field: 'object', regex: '^(java\\.security\\.)?MessageDigest$' } },
-          { has: { field: 'name', regex: '^getInstance$' } },
-          firstArgument({ regex: '^"(?i)(md2|md4|md5|sha-?1|sha)"$' }),
-        ],
-      },
-      { kind: 'method_invocation', regex: '^DigestUtils\\.(md5|md5Hex|sha1|sha1Hex|sha|shaHex)\\(' },
-    ],
+    ...WEAK_DIGEST,
+    // A checksum of file contents for a cache key or an ETag trusts no one with it.
+    not: {
+      inside: { stopBy: 'end', kind: 'method_declaration', has: { field: 'name', regex: NON_SECURITY_DIGEST } },
+    },
   },
   cwe: 'CWE-328',
   cvss: 5.3,

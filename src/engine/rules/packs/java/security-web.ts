@@ -26,16 +26,52 @@ const HTTP_CLIENT_CALL = {
         { has: { field: 'object', regex: '(?i)resttemplate$|^(rest|restClient|template)$' } },
       ],
     },
-    { regex: '^(URI\\.create|HttpRequest\\.newBuilder|Jsoup\\.connect)\\(' },
+    { regex: '^(HttpRequest\\.newBuilder|Jsoup\\.connect)\\(' },
     // WebClient: `webClient.get().uri(url)`.
     { has: { field: 'name', regex: '^uri$' }, regex: '(?i)client\\b.*\\.(get|post|put|delete|patch|method)\\(' },
   ],
 };
 
-/** `new URL(...)`, `new URI(...)`. */
+const OPENS = { kind: 'method_invocation', has: { field: 'name', regex: '^(openConnection|openStream|getContent)$' } };
+
+/**
+ * `new URL(...)`, `new URI(...)` or `URI.create(...)` that the method then requests: opened on the spot
+ * (`new URL(u).openStream()`, through `toURL()`), handed to an HTTP client, or held in a local that
+ * is opened. Parsing a URL to read its host or path (`new URL(request.getRequestURL().toString()).getHost()`)
+ * sends nothing.
+ */
 const URL_CONSTRUCTOR = {
-  kind: 'object_creation_expression',
-  has: { field: 'type', regex: '^(java\\.net\\.)?(URL|URI)$' },
+  any: [
+    { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.net\\.)?(URL|URI)$' } },
+    { kind: 'method_invocation', regex: '^(java\\.net\\.)?URI\\.create\\(' },
+  ],
+  all: [
+    {
+      any: [
+        { inside: OPENS },
+        { inside: { kind: 'method_invocation', has: { field: 'name', regex: '^toURL$' }, inside: OPENS } },
+        { inside: { kind: 'argument_list', inside: HTTP_CLIENT_CALL } },
+        {
+          inside: {
+            kind: 'variable_declarator',
+            has: { field: 'name', pattern: '$OPENED' },
+            inside: {
+              stopBy: 'end',
+              any: [{ kind: 'method_declaration' }, { kind: 'constructor_declaration' }],
+              has: {
+                stopBy: 'end',
+                kind: 'method_invocation',
+                all: [
+                  { has: { field: 'object', pattern: '$OPENED' } },
+                  { has: { field: 'name', regex: '^(openConnection|openStream|getContent|toURL)$' } },
+                ],
+              },
+            },
+          },
+        },
+      ],
+    },
+  ],
 };
 
 /**
