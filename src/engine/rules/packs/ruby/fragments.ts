@@ -61,18 +61,29 @@ export function assignedFrom(meta: string, value: Record<string, unknown>): Reco
  * constant, or a value passed through a quoting helper (`quote`, `sanitize_sql`, `Shellwords.escape`).
  */
 export const SAFE_INTERPOLATION =
-  '^#\\{\\s*([^{}]*\\.(to_i|to_f|to_d|shellescape|length|size|count)|(Integer|Float)\\([^{}]*\\)|[A-Z][A-Z0-9_]*|[^{}]*\\b(quote|quote_column_name|quote_table_name|sanitize_sql\\w*|escape|shellescape|table_name|quoted_table_name)\\([^{}]*\\)|[^{}]*\\.map\\(&:to_i\\)\\.join\\([^{}]*\\))\\s*\\}$';
+  '^#\\{\\s*([^{}]*\\.(to_i|to_f|to_d|shellescape|length|size|count|pid)|\\$\\$|(Integer|Float)\\([^{}]*\\)|[A-Z][A-Z0-9_]*|[^{}]*\\b(quote|quote_column_name|quote_table_name|sanitize_sql\\w*|escape|shellescape|table_name|quoted_table_name)\\([^{}]*\\)|[^{}]*\\.map\\(&:to_i\\)\\.join\\([^{}]*\\))\\s*\\}$';
 
 /** A string built with at least one value that may carry a quote or shell metacharacter. */
 export const unsafeBuiltString = {
   any: [{ kind: 'string', has: { kind: 'interpolation', not: { regex: SAFE_INTERPOLATION } } }, concatenated],
 };
 
+/** `x.to_i` and the like: whatever `x` held, the result is a number. */
+const NUMBER_CONVERSION = { kind: 'call', has: { field: 'method', regex: '^(to_i|to_f|to_d|to_r)$' } };
+
 /** A value taken from params: `params[:x]`, `params[:x] || "index"`, `params.fetch(:x).to_s`, `"#{params[:x]}.md"`. */
 export const paramsDerived = {
   any: [
-    { regex: PARAMS },
-    { has: { stopBy: 'end', any: [{ kind: 'element_reference' }, { kind: 'call' }], regex: PARAMS } },
+    { regex: PARAMS, not: NUMBER_CONVERSION },
+    {
+      has: {
+        stopBy: 'end',
+        any: [{ kind: 'element_reference' }, { kind: 'call' }],
+        regex: PARAMS,
+        // `"#{params[:id].to_i}.png"`: a number carries no `../`.
+        not: { any: [NUMBER_CONVERSION, { inside: { stopBy: 'end', ...NUMBER_CONVERSION } }] },
+      },
+    },
   ],
   not: { has: { stopBy: 'end', kind: 'call', regex: '^(::)?File\\.basename\\b' } },
 };

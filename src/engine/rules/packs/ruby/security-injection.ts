@@ -11,8 +11,6 @@ import {
   unsafeBuiltString,
 } from './fragments.js';
 
-const builtString = { any: [interpolated, concatenated] };
-
 /** A parameter used as is (`params[:x]`, `params.fetch(:x).to_sym`) or interpolated into a string; not a lookup keyed by it. */
 const paramValue = {
   any: [
@@ -68,7 +66,7 @@ export const commandInjectionRule: Rule = {
         all: [
           { not: { has: { field: 'receiver', regex: '[\\s\\S]' } } },
           { has: { field: 'method', regex: '^(system|exec|spawn)$' } },
-          firstArgument({ any: [builtString, assignedFrom('$CMD', unsafeBuiltString)] }),
+          firstArgument({ any: [unsafeBuiltString, assignedFrom('$CMD', unsafeBuiltString)] }),
         ],
       },
       // Kernel#open runs a command when the value starts with "|": `open(params[:source])`.
@@ -90,7 +88,7 @@ export const commandInjectionRule: Rule = {
               regex: '^(system|exec|spawn|popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline\\w*)$',
             },
           },
-          firstArgument({ any: [builtString, assignedFrom('$CMD', unsafeBuiltString)] }),
+          firstArgument({ any: [unsafeBuiltString, assignedFrom('$CMD', unsafeBuiltString)] }),
         ],
       },
     ],
