@@ -2,7 +2,7 @@ import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import type { JobRow } from '../../src/db/schema.js';
-import { type JobHandler, type JobLogger, JobRunner } from '../../src/jobs/job-runner.js';
+import { JobRunner } from '../../src/jobs/job-runner.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
 import { type TestClock, testClock } from '../helpers/test-clock.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';

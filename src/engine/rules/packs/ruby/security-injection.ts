@@ -1,10 +1,8 @@
 import type { Rule } from '../../rule-schema.js';
 import {
   assignedFrom,
-  concatenated,
   firstArgument,
   fromParams,
-  interpolated,
   PARAMS,
   paramsDerived,
   SCOPE,
