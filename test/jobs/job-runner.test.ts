@@ -1,7 +1,7 @@
 import type { KyselyPlugin } from 'kysely';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JobLogger, } from '../../src/jobs/job-runner.js';
+import type { JobLogger } from '../../src/jobs/job-runner.js';
 import { type TestClock, testClock } from '../helpers/test-clock.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 import { eventually } from '../helpers/until.js';
