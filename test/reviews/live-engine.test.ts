@@ -86,7 +86,7 @@ const alertFile = (data: unknown) => (data as { file?: unknown }).file;
 
 /** The comments a reviewer expects, by file then line. */
 const PLANTED_COMMENTS = [
-  { file: 'app/calc.py', line: 6, type: 'security', severity: 'critical', rule_id: 'py.eval', cwe: 'CWE-95' },
+  { file: 'app/calc.py', line: 6, type: 'security', severity: 'critical', rule_id: 'py.eval', cwe: 'CWE-94' },
   {
     file: 'src/config/aws.js',
     line: 2,
