@@ -50,7 +50,12 @@ function sinkValues(
     sink.optionsObject && (v?.keys || v?.items) && !v.taint ? (sink.kwargs ?? []).map((k) => v.keys?.get(k)) : [v],
   );
   const named = sink.args ? (sink.kwargs ?? []).map((k) => kwargs.get(k)) : [...kwargs.values()];
-  const values = [...positional, ...named].filter((v): v is Value => v !== undefined);
+  const program = args[0];
+  const shellArgs =
+    sink.shellArgsAt !== undefined && program && runsShell(analysis.spec.shells, { items: [program] })
+      ? [args[sink.shellArgsAt]]
+      : [];
+  const values = [...positional, ...named, ...shellArgs].filter((v): v is Value => v !== undefined);
   return sink.firstOfSequence ? values.map(firstOf) : values;
 }
 
@@ -237,7 +242,8 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   for (const sanitizer of spec.sanitizers) {
     if (!match(sanitizer.calls)) continue;
     const taint = clear(anyTaint(inputs), sanitizer.cwes);
-    return taint ? { taint } : UNKNOWN;
+    // A conversion that clears every CWE (a number) leaves nothing anyone could shape, whatever went in.
+    return taint ? { taint } : sanitizer.cwes ? UNKNOWN : { fixed: true };
   }
   const named = spec.sanitizerNames.find((s) => namePattern(s.pattern).test(call.name));
   if (named) {

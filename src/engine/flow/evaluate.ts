@@ -1,6 +1,7 @@
 import type { Analysis, Env } from './context.js';
 import { evaluateCall } from './evaluate-call.js';
 import { foldBinary, foldUnary, truthy } from './fold.js';
+import { refine, refinementsOf } from './guards.js';
 import type { Expr } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
 import {
@@ -146,7 +147,12 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
     case 'cond': {
       const test = evaluate(analysis, env, expr.test);
       if (test.known) return evaluate(analysis, env, truthy(test.constant ?? null) ? expr.whenTrue : expr.whenFalse);
-      return merge(evaluate(analysis, env, expr.whenTrue), evaluate(analysis, env, expr.whenFalse));
+      // `ALLOWED.has(x) ? x : 'id'`: each branch sees what its condition proves, as an `if`'s do.
+      const proved = refinementsOf(analysis, env, expr.test);
+      return merge(
+        evaluate(analysis, refine(env, proved.whenTrue), expr.whenTrue),
+        evaluate(analysis, refine(env, proved.whenFalse), expr.whenFalse),
+      );
     }
     case 'list':
       return { items: expr.items.map((item) => evaluate(analysis, env, item)) };

@@ -120,6 +120,25 @@ function entryFunctions(spec: FlowSpec, file: FileIR): FunctionIR[] {
   return file.functions.filter((fn) => entries.has(fn));
 }
 
+/**
+ * The functions written around these lines: run from their start with nothing known of their
+ * parameters, they show whether a pattern rule's sink there is only ever reached by the code's own
+ * values (see `analyzeFlows`).
+ */
+function holding(functions: readonly FunctionIR[], lines: readonly number[]): FunctionIR[] {
+  if (lines.length === 0) return [];
+  return functions.filter((fn) => {
+    const last = fn.line + countLines(fn.text) - 1;
+    return lines.some((line) => line >= fn.line && line <= last);
+  });
+}
+
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
 /** A request handler's parameters and return sink, from its markers. */
 function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
@@ -150,12 +169,18 @@ export function findTaintFlows(language: Language, root: SgNode): TaintFlow[] {
 }
 
 /**
- * The flows, and the sinks (`line:cwe`) only ever reached with values built from the code's own
- * constants: a pattern rule's match there is disproved.
+ * The flows, and the sinks (`line:cwe`) only ever reached with values nothing from outside can
+ * shape (`isFixed`): a pattern rule's match there is disproved. The functions around the `prove`
+ * lines (a pattern rule's matches) are run from their start too, even in a file that reads no input.
  */
-export function analyzeFlows(language: Language, root: SgNode): { flows: TaintFlow[]; constantSinks: Set<string> } {
+export function analyzeFlows(
+  language: Language,
+  root: SgNode,
+  prove: readonly number[] = [],
+): { flows: TaintFlow[]; constantSinks: Set<string> } {
   const adapter = ADAPTERS[language];
-  if (!adapter || !mayHaveSource(adapter.spec, root.text())) return { flows: [], constantSinks: new Set() };
+  if (!adapter || (prove.length === 0 && !mayHaveSource(adapter.spec, root.text())))
+    return { flows: [], constantSinks: new Set() };
   const file = adapter.read(root);
   const functions = new Map<string, FunctionIR[]>();
   for (const fn of file.functions) functions.set(fn.name, [...(functions.get(fn.name) ?? []), fn]);
@@ -172,7 +197,7 @@ export function analyzeFlows(language: Language, root: SgNode): { flows: TaintFl
   };
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
   // A function that reads no source (nor calls one that does) starts no flow; it is read only if a caller follows into it.
-  for (const fn of entryFunctions(adapter.spec, file)) {
+  for (const fn of [...new Set([...entryFunctions(adapter.spec, file), ...holding(file.functions, prove)])]) {
     const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);

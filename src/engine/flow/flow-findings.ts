@@ -218,7 +218,8 @@ export function flowReview(
   let flows: TaintFlow[];
   let constantSinks: Set<string>;
   try {
-    ({ flows, constantSinks } = analyzeFlows(language, root));
+    const prove = ruleMatches.filter((m) => m.type === 'security' && m.cwe !== undefined).map((m) => m.line);
+    ({ flows, constantSinks } = analyzeFlows(language, root, prove));
   } catch {
     // A tree the adapters do not expect costs this file its flow comments, never the review.
     return none;

@@ -51,6 +51,11 @@ export interface SinkSpec {
    * when that program is a shell given a command string (`["sh", "-c", cmd]`).
    */
   programOnly?: boolean | undefined;
+  /**
+   * When the program (the first argument) is one of `shells`, the argument list at this position
+   * is a command string for it too: `spawn('sh', ['-c', cmd])`.
+   */
+  shellArgsAt?: number | undefined;
   /** Only the first element of a sequence argument (Flask's `(body, status, headers)`). */
   firstOfSequence?: boolean | undefined;
   /** The receiver is what is dangerous (`url.openStream()`, `in.readObject()`). */

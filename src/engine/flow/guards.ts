@@ -10,6 +10,8 @@ interface Refinement {
   /** Equal to this constant (`x == "a"`), or safe for these CWEs (all when undefined). */
   value?: Value | undefined;
   cwes?: number[] | undefined;
+  /** The subject's value before the check, for a path the environment does not hold (`req.query.sort`). */
+  before?: Value | undefined;
 }
 
 export interface Refinements {
@@ -56,7 +58,7 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
       const path = pathOf(test.left);
       // Membership in what the user sent proves nothing; only a list the code holds is an allow-list.
       if (!path || taintOf(evaluate(analysis, env, test.right))) return NONE;
-      const found = [{ path }];
+      const found = [{ path, before: evaluate(analysis, env, test.left) }];
       return test.op === 'in' ? { whenTrue: found, whenFalse: [] } : { whenTrue: [], whenFalse: found };
     }
     if (['==', '===', '!=', '!=='].includes(test.op)) {
@@ -86,8 +88,9 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     if (!path || !subject) continue;
     const list = guard.subject === 'receiver' ? undefined : test.receiver;
     if (list && taintOf(evaluate(analysis, env, list))) continue;
-    if (guard.needsNormalized && !evaluate(analysis, env, subject).normalized) continue;
-    return { whenTrue: [{ path, cwes: guard.cwes }], whenFalse: [] };
+    const before = evaluate(analysis, env, subject);
+    if (guard.needsNormalized && !before.normalized) continue;
+    return { whenTrue: [{ path, cwes: guard.cwes, before }], whenFalse: [] };
   }
   return NONE;
 }
@@ -118,15 +121,17 @@ export function refine(env: Env, refinements: Refinement[]): Env {
   for (const r of refinements) {
     if (r.value) out.set(r.path, r.value);
     else {
-      const current = out.get(r.path);
+      const current = out.get(r.path) ?? r.before;
       if (!current) continue;
       // A check clears request input; a value drawn from a weak generator stays what it is.
-      out.set(
-        r.path,
-        r.cwes
-          ? { ...current, taint: clear(current.taint, r.cwes), rest: clear(current.rest, r.cwes) }
-          : { type: current.type, taint: clear(current.taint, undefined), rest: clear(current.rest, undefined) },
-      );
+      if (r.cwes)
+        out.set(r.path, { ...current, taint: clear(current.taint, r.cwes), rest: clear(current.rest, r.cwes) });
+      else {
+        // Found in a list the code holds: one of the code's own values, whatever it was before.
+        const taint = clear(current.taint, undefined);
+        const rest = clear(current.rest, undefined);
+        out.set(r.path, { type: current.type, taint, rest, fixed: taint || rest ? undefined : true });
+      }
     }
   }
   return out;

@@ -49,13 +49,15 @@ export interface Value {
   /** For a property a setter recorded, the setter's line: the comment names it. */
   setAt?: number | undefined;
   /**
-   * Built only from this file's constants by operations without input (concatenation, formatting,
-   * a branch between constants, `base64`/`str` transforms), though not folded to one constant.
+   * Nothing from outside can shape it, though it is not folded to one constant: built only from
+   * this file's constants by operations without input (concatenation, formatting, a branch between
+   * constants, `base64`/`str` transforms), a number conversion, or a value an allow-list check
+   * found among the code's own.
    */
   fixed?: boolean | undefined;
 }
 
-/** Whether nothing from outside the code can be in the value: a constant, or built only from constants. */
+/** Whether nothing from outside the code can shape the value (see `Value.fixed`). */
 export function isFixed(value: Value | undefined): boolean {
   if (!value || taintOf(value)) return false;
   if (value.known || value.fixed) return true;

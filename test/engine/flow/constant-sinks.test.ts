@@ -1,26 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { reviewChange } from '../../../src/engine/review-change.js';
+import { securityFindings } from './flows-of.js';
 
 /** The security findings of a whole added Python file, as `ruleId@line`. */
-function findingsOf(source: string): string[] {
-  const lines = source.split('\n');
-  const { findings } = reviewChange(
-    {
-      files: [
-        {
-          path: 'app/views.py',
-          status: 'added',
-          additions: lines.length,
-          deletions: 0,
-          content: source,
-          patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`,
-        },
-      ],
-    },
-    { checkSecurity: true, checkPerformance: false },
-  );
-  return findings.filter((f) => f.type === 'security').map((f) => `${f.ruleId}@${f.line}`);
-}
+const findingsOf = (source: string): string[] =>
+  securityFindings('app/views.py', source).map((f) => `${f.ruleId}@${f.line}`);
 
 /** A Flask view around a body; the body starts on line 8. */
 const view = (body: string) => `import base64

@@ -1,6 +1,8 @@
 import { findTaintFlows, type TaintFlow } from '../../../src/engine/flow/find-taint-flows.js';
 import type { Language } from '../../../src/engine/languages.js';
+import { reviewChange } from '../../../src/engine/review-change.js';
 import { parseSource } from '../../../src/engine/rules/ast-grep.js';
+import type { ChangedFile, Finding } from '../../../src/engine/types.js';
 
 /** The flows of a snippet, as `cwe@sinkLine<-sourceLine` strings for short assertions. */
 export function flowsOf(language: Language, source: string): string[] {
@@ -23,4 +25,26 @@ ${body}
 ${extra}
 }
 `;
+}
+
+/** A whole file as a change adds it: every line added, in one hunk. */
+export function addedFile(path: string, content: string): ChangedFile {
+  const lines = content.split('\n');
+  return {
+    path,
+    status: 'added',
+    additions: lines.length,
+    deletions: 0,
+    patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`,
+    content,
+  };
+}
+
+/** The security findings of a review of that one added file. */
+export function securityFindings(path: string, content: string): Finding[] {
+  const { findings } = reviewChange(
+    { files: [addedFile(path, content)] },
+    { checkSecurity: true, checkPerformance: false },
+  );
+  return findings.filter((f) => f.type === 'security');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reviewChange } from '../../../src/engine/review-change.js';
-import type { ChangedFile } from '../../../src/engine/types.js';
+import { addedFile } from './flows-of.js';
 
 const SOURCE = `package api
 
@@ -19,17 +19,7 @@ func restart(w http.ResponseWriter, r *http.Request) {
 }
 `;
 
-function added(path: string): ChangedFile {
-  const lines = SOURCE.split('\n');
-  return {
-    path,
-    status: 'added',
-    additions: lines.length,
-    deletions: 0,
-    patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`,
-    content: SOURCE,
-  };
-}
+const added = (path: string) => addedFile(path, SOURCE);
 
 describe('Go flow findings in a review', () => {
   it('reports a value through a slice on the sink line with a go.flow rule id, naming the source line', () => {

@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { reviewChange } from '../../../src/engine/review-change.js';
-import { flowsOf, servlet } from './flows-of.js';
+import { flowsOf, securityFindings, servlet } from './flows-of.js';
 
 /** The CWE-89 findings of a whole added Java file, as `ruleId@line`. */
 function sqlFindings(source: string): string[] {
-  const lines = source.split('\n');
-  const file = {
-    path: 'src/main/java/Search.java',
-    status: 'added' as const,
-    additions: lines.length,
-    deletions: 0,
-    patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`,
-    content: source,
-  };
-  return reviewChange({ files: [file] }, { checkSecurity: true, checkPerformance: false })
-    .findings.filter((f) => f.cwe === 'CWE-89')
+  return securityFindings('src/main/java/Search.java', source)
+    .filter((f) => f.cwe === 'CWE-89')
     .map((f) => `${f.ruleId}@${f.line}`);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reviewChange } from '../../../src/engine/review-change.js';
-import type { ChangedFile } from '../../../src/engine/types.js';
+import { addedFile } from './flows-of.js';
 
 const SOURCE = `class Tools < Sinatra::Base
   configure do |c|
@@ -14,17 +14,7 @@ const SOURCE = `class Tools < Sinatra::Base
   end
 end`;
 
-function added(path: string): ChangedFile {
-  const lines = SOURCE.split('\n');
-  return {
-    path,
-    status: 'added',
-    additions: lines.length,
-    deletions: 0,
-    patch: `@@ -0,0 +1,${lines.length} @@\n${lines.map((l) => `+${l}`).join('\n')}`,
-    content: SOURCE,
-  };
-}
+const added = (path: string) => addedFile(path, SOURCE);
 
 describe('Ruby flow findings in a review', () => {
   it('reports a command the pattern rules miss, naming the source line, and no eval on instance_exec', () => {

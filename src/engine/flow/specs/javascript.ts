@@ -138,6 +138,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     {
       calls: [...on(CHILD_PROCESS, ['spawn', 'spawnSync', 'execFile', 'execFileSync', 'fork']), 'execa'],
       args: [0],
+      shellArgsAt: 1,
       cwe: 78,
       kind: 'program to run',
     },
