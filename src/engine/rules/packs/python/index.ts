@@ -29,6 +29,7 @@ import {
   sslUnverifiedContextRule,
   tlsVerifyDisabledRule,
   weakHashRule,
+  weakSecretHashRule,
 } from './security-crypto.js';
 import { unsafeDeserializationRule, yamlLoadRule, yamlUnsafeLoaderRule } from './security-deserialization.js';
 import {
@@ -61,6 +62,7 @@ export const pythonRules: Rule[] = [
   tlsVerifyDisabledRule,
   sslUnverifiedContextRule,
   weakHashRule,
+  weakSecretHashRule,
   insecureRandomRule,
   pathTraversalRule,
   ssrfRule,

@@ -49,26 +49,72 @@ export const sslUnverifiedContextRule: Rule = {
   cvss: 7.4,
 };
 
+/** MD5 or SHA-1 through hashlib. */
+const WEAK_HASH_CALL = {
+  any: [
+    { pattern: 'hashlib.md5($$$)' },
+    { pattern: 'hashlib.sha1($$$)' },
+    {
+      pattern: 'hashlib.new($$$)',
+      has: { field: 'arguments', has: { nthChild: 1, regex: '^[\'"](md5|sha1|MD5|SHA1)[\'"]$' } },
+    },
+  ],
+};
+
+/** `usedforsecurity=False`: the call says it is a checksum. */
+const NOT_FOR_SECURITY = {
+  has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^usedforsecurity\\s*=\\s*False$' } },
+};
+
+/** Names of what a fast hash must not protect: passwords, tokens, keys and one-time codes. */
+const HASHED_SECRET = '(?i)(password|passwd|passphrase|pwd|secret|token|api_?key|credential|(^|_)(otp|pin)(_|$))';
+
+// A weak digest is a comment to weigh, not a defect, until it protects something: it names and
+// fingerprints data (an ETag, a cache key, an HMAC's digest) as well as ever. Over a password or
+// a token it is one (`py.weak-secret-hash`).
 export const weakHashRule: Rule = {
   id: 'py.weak-hash',
   languages: ['python'],
   type: 'security',
-  severity: 'warning',
+  severity: 'info',
   message:
-    'MD5 and SHA-1 are broken for security use (collisions are practical). Use hashlib.sha256, or a password hash (bcrypt, scrypt, argon2) for passwords; pass usedforsecurity=False for a non-security checksum.',
-  rule: {
-    any: [
-      { pattern: 'hashlib.md5($$$)' },
-      { pattern: 'hashlib.sha1($$$)' },
-      {
-        pattern: 'hashlib.new($$$)',
-        has: { field: 'arguments', has: { nthChild: 1, regex: '^[\'"](md5|sha1|MD5|SHA1)[\'"]$' } },
-      },
-    ],
-    not: { has: { field: 'arguments', has: { kind: 'keyword_argument', regex: '^usedforsecurity\\s*=\\s*False$' } } },
-  },
+    'MD5 and SHA-1 no longer resist collisions: fine to name or fingerprint data, not where someone gains from a forged match (signatures, integrity against an attacker, stored secrets). Prefer hashlib.sha256, or pass usedforsecurity=False to say it is a checksum.',
+  rule: { ...WEAK_HASH_CALL, not: NOT_FOR_SECURITY },
   cwe: 'CWE-328',
   cvss: 5.3,
+};
+
+export const weakSecretHashRule: Rule = {
+  id: 'py.weak-secret-hash',
+  languages: ['python'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'MD5 or SHA-1 over a password or token: a fast, broken hash lets a leaked table be reversed by brute force in hours. Hash passwords with bcrypt, scrypt, argon2 or hashlib.pbkdf2_hmac, and tokens with SHA-256 or an HMAC.',
+  rule: {
+    all: [
+      WEAK_HASH_CALL,
+      {
+        any: [
+          { has: { field: 'arguments', has: { stopBy: 'end', kind: 'identifier', regex: HASHED_SECRET } } },
+          { inside: { stopBy: 'end', kind: 'assignment', has: { field: 'left', regex: HASHED_SECRET } } },
+          {
+            inside: {
+              stopBy: 'end',
+              kind: 'function_definition',
+              any: [
+                { has: { field: 'name', regex: HASHED_SECRET } },
+                { has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', regex: HASHED_SECRET } } },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+    not: NOT_FOR_SECURITY,
+  },
+  cwe: 'CWE-328',
+  cvss: 7.5,
 };
 
 export const insecureRandomRule: Rule = {

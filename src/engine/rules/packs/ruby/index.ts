@@ -13,7 +13,7 @@ import {
   regexpNewInLoopRule,
   stringConcatInLoopRule,
 } from './performance.js';
-import { insecureRandomRule, tlsVerifyNoneRule, weakHashRule } from './security-crypto.js';
+import { insecureRandomRule, tlsVerifyNoneRule, weakHashRule, weakSecretHashRule } from './security-crypto.js';
 import { ojObjectModeRule, unsafeDeserializationRule, yamlLoadRule } from './security-deserialization.js';
 import {
   commandInjectionRule,
@@ -42,6 +42,7 @@ export const rubyRules: Rule[] = [
   yamlLoadRule,
   tlsVerifyNoneRule,
   weakHashRule,
+  weakSecretHashRule,
   insecureRandomRule,
   dynamicDispatchRule,
   pathTraversalRule,

@@ -32,18 +32,29 @@ export const tlsVerifyNoneRule: Rule = {
   cvss: 7.4,
 };
 
+/** `Digest::MD5`, `OpenSSL::Digest::SHA1`, `OpenSSL::Digest.new("md5")`. */
+const WEAK_DIGEST = {
+  any: [
+    { kind: 'scope_resolution', regex: '^(::)?(OpenSSL::)?Digest::(MD5|SHA1)$' },
+    { kind: 'call', regex: '^(::)?OpenSSL::Digest\\.new\\(\\s*["\'](?i)(md5|sha1)["\']' },
+  ],
+};
+
+/** Names of what a fast hash must not protect: passwords, tokens, keys and one-time codes. */
+const HASHED_SECRET = '(?i)(password|passwd|passphrase|pwd|secret|token|api_?key|credential|(^|_)(otp|pin)(_|$))';
+
+// A weak digest is a comment to weigh, not a defect, until it protects something: it names and
+// fingerprints data (a header fingerprint, an HMAC's digest) as well as ever. Over a password or
+// a token it is one (`rb.weak-secret-hash`).
 export const weakHashRule: Rule = {
   id: 'rb.weak-hash',
   languages: ['ruby'],
   type: 'security',
-  severity: 'warning',
+  severity: 'info',
   message:
-    'MD5 and SHA-1 are broken for security use (collisions are practical). Use Digest::SHA256, or bcrypt/argon2 for passwords.',
+    'MD5 and SHA-1 no longer resist collisions: fine to name or fingerprint data, not where someone gains from a forged match (signatures, integrity against an attacker, stored secrets). Prefer Digest::SHA256.',
   rule: {
-    any: [
-      { kind: 'scope_resolution', regex: '^(::)?(OpenSSL::)?Digest::(MD5|SHA1)$' },
-      { kind: 'call', regex: '^(::)?OpenSSL::Digest\\.new\\(\\s*["\'](?i)(md5|sha1)["\']' },
-    ],
+    ...WEAK_DIGEST,
     // A digest that only names or buckets data (a cache key, an ETag, a checksum): nothing depends
     // on it being hard to forge.
     not: {
@@ -55,6 +66,51 @@ export const weakHashRule: Rule = {
   },
   cwe: 'CWE-328',
   cvss: 5.3,
+};
+
+export const weakSecretHashRule: Rule = {
+  id: 'rb.weak-secret-hash',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'MD5 or SHA-1 over a password or token: a fast, broken hash lets a leaked table be reversed by brute force in hours. Hash passwords with bcrypt (has_secure_password) or argon2, and tokens with SHA-256 or an HMAC.',
+  rule: {
+    all: [
+      WEAK_DIGEST,
+      {
+        any: [
+          // `Digest::MD5.hexdigest(salt + password)`: the digest's own call hashes the secret.
+          {
+            inside: {
+              kind: 'call',
+              has: {
+                field: 'arguments',
+                has: {
+                  stopBy: 'end',
+                  any: [{ kind: 'identifier' }, { kind: 'instance_variable' }],
+                  regex: HASHED_SECRET,
+                },
+              },
+            },
+          },
+          { inside: { stopBy: 'end', kind: 'assignment', has: { field: 'left', regex: HASHED_SECRET } } },
+          {
+            inside: {
+              stopBy: 'end',
+              kind: 'method',
+              any: [
+                { has: { field: 'name', regex: HASHED_SECRET } },
+                { has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', regex: HASHED_SECRET } } },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  },
+  cwe: 'CWE-328',
+  cvss: 7.5,
 };
 
 export const insecureRandomRule: Rule = {
