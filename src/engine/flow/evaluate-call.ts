@@ -324,5 +324,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (kwargs.size > 0) out.props = kwargs;
   if (!taint && spec.pure && match(spec.pure) && pureInputs(env, call, receiver, args, kwargs).every(isFixed))
     out.fixed = true;
+  // A method of the code's own value with the code's own arguments: `[page.to_i, 1].max`.
+  if (!taint && receiver && isFixed(receiver) && [...args, ...kwargs.values()].every(isFixed)) out.fixed = true;
   return out;
 }

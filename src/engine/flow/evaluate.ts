@@ -8,6 +8,7 @@ import {
   anyTaint,
   constant,
   fixedOrUnknown,
+  isFixed,
   join,
   keyOf,
   merge,
@@ -25,6 +26,13 @@ export function dottedName(expr: Expr): string {
     return head ? `${head}.${expr.name}` : '';
   }
   return '';
+}
+
+/** `params[:sort]`, `args["q"]`: an element at a constant key of a named value, as a path a check can refine. */
+export function indexPath(expr: Expr): string | undefined {
+  if (expr.k !== 'index' || expr.index.k !== 'const' || expr.index.value === null) return undefined;
+  const head = dottedName(expr.object);
+  return head ? `${head}[${String(expr.index.value)}]` : undefined;
 }
 
 /** A dotted name with its first segment expanded through the file's imports. */
@@ -71,8 +79,12 @@ export function readElement(container: Value, index: Value | undefined): Value {
     const i = n < 0 ? container.items.length + n : n;
     element = Number.isInteger(i) ? container.items[i] : undefined;
   } else if (key !== undefined && container.keys) element = container.keys.get(key);
-  if (element === undefined && key === undefined && (container.items || container.keys))
-    element = { taint: taintOf({ items: container.items, keys: container.keys }) };
+  if (element === undefined && key === undefined && (container.items || container.keys)) {
+    const taint = taintOf({ items: container.items, keys: container.keys });
+    // Any element of a container that holds only the code's own values is one of them.
+    const all = [...(container.items ?? []), ...(container.keys?.values() ?? [])];
+    element = taint ? { taint } : !container.rest && all.length > 0 && all.every(isFixed) ? { fixed: true } : UNKNOWN;
+  }
   const fallback = join(container.rest, container.taint);
   if (element === undefined) return fallback ? { taint: fallback } : UNKNOWN;
   return fallback ? merge(element, { taint: fallback }) : element;
@@ -103,6 +115,10 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       return taint ? { taint } : UNKNOWN;
     }
     case 'index': {
+      // `params[:sort]` after a check that proved something of it.
+      const path = indexPath(expr);
+      const stored = path ? env.get(path) : undefined;
+      if (stored) return stored;
       const object = evaluate(analysis, env, expr.object);
       const index = evaluate(analysis, env, expr.index);
       // A character of a constant string (`"ABC"[1]`) is a constant too.

@@ -1,5 +1,5 @@
 import type { Analysis, Env } from './context.js';
-import { dottedName, evaluate } from './evaluate.js';
+import { dottedName, evaluate, indexPath } from './evaluate.js';
 import type { Constant, Expr } from './ir.js';
 import { matchesAny } from './qualified-name.js';
 import { clear, constant, taintOf, type Value } from './value.js';
@@ -22,6 +22,7 @@ export interface Refinements {
 const NONE: Refinements = { whenTrue: [], whenFalse: [] };
 
 function pathOf(expr: Expr | undefined): string | undefined {
+  if (expr?.k === 'index') return indexPath(expr);
   return expr && (expr.k === 'name' || expr.k === 'attr') ? dottedName(expr) || undefined : undefined;
 }
 

@@ -61,7 +61,8 @@ export interface Value {
 export function isFixed(value: Value | undefined): boolean {
   if (!value || taintOf(value)) return false;
   if (value.known || value.fixed) return true;
-  return value.items !== undefined && value.keys === undefined && value.items.every(isFixed);
+  // An empty sequence may be one whose layout two paths lost (`merge`): nothing is known of it.
+  return value.items !== undefined && value.items.length > 0 && value.keys === undefined && value.items.every(isFixed);
 }
 
 /** What an operation on these operands gives when it is not folded and carries no taint. */

@@ -63,4 +63,45 @@ export function handler(req) {
     expect(flowsOf('javascript', spawned)).toEqual(['78@6<-6']);
     expect(findingsOf('src/jobs/thumbs.js', spawned)).toEqual(['js.shell-c-command@3', 'js.shell-c-command@6']);
   });
+
+  it('clears a lookup in a map of constants, an element checked at a constant key, and a method of checked values', () => {
+    const go = `package tickets
+
+var sortable = map[string]string{"created": "created_at", "title": "title"}
+
+func List(w http.ResponseWriter, r *http.Request) {
+	column, ok := sortable[r.URL.Query().Get("sort")]
+	if !ok {
+		column = "created_at"
+	}
+	db.Query("SELECT id FROM tickets ORDER BY " + column)
+}`;
+    expect(findingsOf('internal/tickets/list.go', go)).toEqual([]);
+    const ruby = `class TicketsController < ApplicationController
+  SORTABLE = %w[created_at title].freeze
+  def index
+    sort = SORTABLE.include?(params[:sort]) ? params[:sort] : "created_at"
+    page = [params[:page].to_i, 1].max
+    @tickets = Ticket.find_by_sql("SELECT id FROM tickets ORDER BY #{sort} LIMIT 25 OFFSET #{page * 25}")
+  end
+end`;
+    expect(findingsOf('app/controllers/tickets_controller.rb', ruby)).toEqual([]);
+    // The check on another key proves nothing of this one.
+    const otherKey = ruby.replace('SORTABLE.include?(params[:sort])', 'SORTABLE.include?(params[:order])');
+    expect(findingsOf('app/controllers/tickets_controller.rb', otherKey)).toEqual(['rb.sql-injection@6']);
+  });
+
+  it('keeps a query joined from a list that paths built differently: its elements are no longer known', () => {
+    const repository = `export class Audit {
+  where(filter) {
+    const parts = ['1 = 1'];
+    if (filter.actor) parts.push(\`actor = '\${filter.actor}'\`);
+    return parts.join(' AND ');
+  }
+  search(filter) {
+    return this.db.query(\`SELECT * FROM audit WHERE \${this.where(filter)}\`);
+  }
+}`;
+    expect(findingsOf('src/repositories/audit.js', repository)).toEqual(['js.sql-injection@8']);
+  });
 });

@@ -1,4 +1,5 @@
 import type { FlowSpec } from '../flow-spec.js';
+import { SHELLS } from './shells.js';
 
 const on = (type: string, methods: string[]): string[] => methods.map((m) => `${type}.${m}`);
 const any = (methods: string[]): string[] => methods.map((m) => `*.${m}`);
@@ -265,7 +266,7 @@ export const GO_SPEC: FlowSpec = {
   ],
   exits: ['panic', 'os.Exit', 'log.Fatal', 'log.Fatalf', 'log.Fatalln', 'log.Panic', 'log.Panicf', 'log.Panicln'],
   responses: [],
-  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
+  shells: SHELLS,
   normalizers: ['filepath.Clean', 'filepath.Abs', 'filepath.Join', 'filepath.EvalSymlinks', 'path.Clean', 'path.Join'],
   returns: {
     'http.Request.URL': 'http.Request.URL',

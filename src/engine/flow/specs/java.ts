@@ -1,5 +1,6 @@
 import type { FlowSpec } from '../flow-spec.js';
 import { JAVA_SESSION_SPEC } from './java-session.js';
+import { SHELLS } from './shells.js';
 
 const REQUEST = ['HttpServletRequest', 'ServletRequest', 'HttpServletRequestWrapper', 'ServletRequestWrapper'];
 const on = (types: string[], methods: string[]): string[] => types.flatMap((t) => methods.map((m) => `${t}.${m}`));
@@ -331,7 +332,7 @@ export const JAVA_SPEC: FlowSpec = {
   urlParsers: ['new URL', 'new URI', 'URI.create'],
   urlHosts: ['getHost', 'getAuthority'],
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
-  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
+  shells: SHELLS,
   selfNames: ['this'],
   ...JAVA_SESSION_SPEC,
 };

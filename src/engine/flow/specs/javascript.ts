@@ -1,4 +1,5 @@
 import type { FlowSpec } from '../flow-spec.js';
+import { SHELLS } from './shells.js';
 
 const each = (object: string, names: string[]): string[] => names.map((n) => `${object}.${n}`);
 /** The same members on each of the names a request, response or context object goes by. */
@@ -434,7 +435,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
   appendsTo: [],
   exits: ['process.exit'],
   responses: [],
-  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
+  shells: SHELLS,
   selfNames: ['this'],
 };
 

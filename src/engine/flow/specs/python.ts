@@ -1,5 +1,6 @@
 import type { FlowSpec } from '../flow-spec.js';
 import { PYTHON_SESSION_SPEC } from './python-session.js';
+import { SHELLS } from './shells.js';
 
 const request = (attrs: string[]): string[] => attrs.map((a) => `request.${a}`);
 const each = (module: string, names: string[]): string[] => names.map((n) => `${module}.${n}`);
@@ -422,7 +423,7 @@ export const PYTHON_SPEC: FlowSpec = {
     'JSONResponse',
     'HTMLResponse',
   ],
-  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
+  shells: SHELLS,
   selfNames: ['self', 'cls'],
   ...PYTHON_SESSION_SPEC,
 };

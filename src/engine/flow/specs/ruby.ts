@@ -1,4 +1,5 @@
 import type { FlowSpec } from '../flow-spec.js';
+import { SHELLS } from './shells.js';
 
 const request = (names: string[]): string[] => names.map((n) => `request.${n}`);
 const each = (receiver: string, names: string[]): string[] => names.map((n) => `${receiver}.${n}`);
@@ -359,6 +360,6 @@ export const RUBY_SPEC: FlowSpec = {
     'head',
     'status',
   ],
-  shells: ['sh', 'bash', 'zsh', 'dash', 'ksh', 'cmd', 'cmd.exe', 'powershell', 'powershell.exe', 'pwsh'],
+  shells: SHELLS,
   selfNames: ['self'],
 };
