@@ -24,10 +24,9 @@ function namesOf(analysis: Analysis, call: Call, receiver: Value | undefined): s
 function runsShell(shells: string[], command: Value): boolean {
   const [program, flag] = command.items ?? [];
   const name = program?.known ? String(program.constant).split(/[\\/]/).pop() : undefined;
-  return (
-    (name !== undefined && shells.includes(name)) ||
-    (flag?.known === true && ['-c', '/c', '/C'].includes(String(flag.constant)))
-  );
+  // A program known to be no shell reads `-c` as its own option (`ping -c 2 host`).
+  if (name !== undefined) return shells.includes(name);
+  return flag?.known === true && ['-c', '/c', '/C'].includes(String(flag.constant));
 }
 
 /** The first element of a sequence, or the value itself when it is none. */

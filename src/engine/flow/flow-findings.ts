@@ -152,7 +152,8 @@ const RULES: Record<number, FlowRule> = {
   117: {
     slug: 'log-injection',
     title: 'Log injection',
-    severity: 'important',
+    // Forged log lines mislead a reader; they run nothing. CVSS 5.3 is the warning band.
+    severity: 'warning',
     cvss: 5.3,
     advice: 'strip line breaks from it (or log it as a structured field)',
   },

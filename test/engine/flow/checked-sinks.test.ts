@@ -104,4 +104,36 @@ end`;
 }`;
     expect(findingsOf('src/repositories/audit.js', repository)).toEqual(['js.sql-injection@8']);
   });
+
+  it('reads -c as a shell command only for a shell or a program not known', () => {
+    const view = (command: string) => `import subprocess
+from flask import request
+
+@app.route("/ping")
+def ping():
+    host = request.args.get("host", "")
+    prog = request.args.get("prog", "")
+    subprocess.run(${command}, capture_output=True)
+    return "ok"`;
+    expect(flowsOf('python', view('["ping", "-c", "2", "--", host]'))).toEqual([]);
+    expect(flowsOf('python', view('["/bin/sh", "-c", "ping " + host]'))).toEqual(['78@8<-6']);
+    expect(flowsOf('python', view('[prog, "-c", "ping " + host]'))).toEqual(['78@8<-7']);
+  });
+
+  it('rates a request value written to a log as a warning: a forged line misleads, it runs nothing', () => {
+    const logged = securityFindings(
+      'app/views.py',
+      `import logging
+from flask import request
+
+log = logging.getLogger(__name__)
+
+@app.route("/health")
+def health():
+    caller = request.headers.get("X-Caller", "")
+    log.info("probe from " + caller)
+    return "ok"`,
+    );
+    expect(logged.map((f) => [f.ruleId, f.severity, f.line])).toEqual([['py.flow.log-injection', 'warning', 9]]);
+  });
 });
