@@ -1,7 +1,7 @@
 import { type Document, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { SEVERITIES } from '../common/severity.js';
 import { FINDING_TYPES, type FindingType } from '../engine/finding-types.js';
-import { SEVERITIES } from '../engine/severity.js';
 
 /** Where a repository configures Redline, read from its default branch (decisions §7). */
 export const REPOSITORY_CONFIG_PATH = '.github/redline.yml';
