@@ -55,7 +55,8 @@ export async function runDist(options: RunOptions): Promise<DistRun> {
     await writeFile(files.summary, '');
     const inputs: Record<string, string> = {};
     for (const [name, spec] of Object.entries(actionYml.inputs)) {
-      const value = options.inputs[name] ?? spec.default;
+      // An expression default (`${{ github.token }}`) is the runner's to evaluate; none here.
+      const value = options.inputs[name] ?? (spec.default?.includes('${{') ? undefined : spec.default);
       if (value !== undefined) inputs[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
     }
     const env = {
