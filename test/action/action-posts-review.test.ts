@@ -68,7 +68,7 @@ const BODY_3 = `**important** · bug · \`js.floating-promise\`\n\nThe promise i
 const OUTSIDE = `**Outside the diff** (GitHub takes inline comments only on lines of the diff):\n- \`src/users.js:40\` **warning** style: Debug output left in. ${marker(2)}`;
 
 /** Redline's API: the review is created, read once (completed) and its comments listed. */
-function redline(options: { publication?: string[]; comments?: unknown[]; prUrl?: string } = {}) {
+function redline(options: { publication?: (string | undefined)[]; comments?: unknown[]; prUrl?: string } = {}) {
   const prUrl = options.prUrl ?? PR_URL;
   const review = (publication: string | undefined) => ({
     id: 'rev_1',
@@ -254,6 +254,15 @@ describe('the action where it must not post', () => {
     );
     expect(result.warnings).toEqual([]);
     expect(result.failed).toBe('Redline found 1 comment at or above fail-on "warning": 1 warning.');
+  });
+
+  it('posts nothing when the Redline server does not say whether its App posts reviews', async () => {
+    redline({ publication: [undefined] });
+    const result = await run(inputs, contextFor(pullRequest()));
+    expect(result.summary).toContain(
+      '\nNot posted on the pull request: this Redline server does not say whether its GitHub App posts reviews; update it.\n',
+    );
+    expect(result.failed).toBe(FAILED_VERDICT);
   });
 
   it('posts nothing without a github-token, and the summary is as before', async () => {
