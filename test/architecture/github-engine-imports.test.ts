@@ -75,7 +75,9 @@ describe('github/ imports engine types only', () => {
   });
 
   it('notices a value import from the engine', () => {
-    expect(importsOf('github/repository-config.ts').some((i) => !i.typeOnly && i.target === '../engine/finding-types.js')).toBe(true);
+    expect(
+      importsOf('github/repository-config.ts').some((i) => !i.typeOnly && i.target === '../engine/finding-types.js'),
+    ).toBe(true);
     expect(importsOf('github/plan-review.ts').some((i) => i.typeOnly && i.target === '../engine/types.js')).toBe(true);
   });
 });
