@@ -24,6 +24,8 @@ export interface RunOptions {
   /** The workflow run: one id for all attempts of a run. */
   runId?: string;
   runAttempt?: number;
+  /** More variables of the runner's (GITHUB_API_URL, say). */
+  env?: Record<string, string>;
 }
 
 interface ActionYml {
@@ -73,6 +75,7 @@ export async function runDist(options: RunOptions): Promise<DistRun> {
       GITHUB_EVENT_PATH: files.event,
       GITHUB_OUTPUT: files.output,
       GITHUB_STEP_SUMMARY: files.summary,
+      ...options.env,
       ...inputs,
     };
     const started = Date.now();
