@@ -265,6 +265,20 @@ describe('the action where it must not post', () => {
     expect(result.failed).toBe(FAILED_VERDICT);
   });
 
+  it('posts nothing when the Redline API fails while the App may still post, and keeps the verdict', async () => {
+    redline({ publication: ['pending'] });
+    nock(REDLINE)
+      .get('/v1/reviews/rev_1')
+      .reply(401, {
+        error: { type: 'authentication_error', code: 'unauthorized', message: 'Token revoked.', status: 401 },
+      });
+    const result = await run(inputs, contextFor(pullRequest()));
+    const why = 'the Redline API did not say whether its App posts the review (';
+    expect(result.warnings).toEqual([expect.stringContaining(`Redline: ${why}`)]);
+    expect(result.summary).toContain(`\nNot posted on the pull request: ${why}`);
+    expect(result.failed).toBe(FAILED_VERDICT);
+  });
+
   it('posts nothing without a github-token, and the summary is as before', async () => {
     redline();
     const result = await run({ ...inputs, 'github-token': '' }, contextFor(pullRequest()));
