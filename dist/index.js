@@ -45444,6 +45444,10 @@ async function postOnPullRequest(deps, review, comments) {
     io.info("github-token is empty: the review is not posted on the pull request (annotations only).");
     return void 0;
   }
+  if (!inputs.inlineComments) {
+    io.info("inline-comments is false: the review is not posted on the pull request (annotations only).");
+    return void 0;
+  }
   const notPosted = (why) => {
     io.info(`The review is not posted on the pull request: ${why}`);
     return `Not posted on the pull request: ${why}`;

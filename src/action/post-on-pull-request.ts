@@ -54,6 +54,10 @@ export async function postOnPullRequest(
     io.info('github-token is empty: the review is not posted on the pull request (annotations only).');
     return undefined;
   }
+  if (!inputs.inlineComments) {
+    io.info('inline-comments is false: the review is not posted on the pull request (annotations only).');
+    return undefined;
+  }
   const notPosted = (why: string) => {
     io.info(`The review is not posted on the pull request: ${why}`);
     return `Not posted on the pull request: ${why}`;

@@ -279,14 +279,18 @@ describe('the action where it must not post', () => {
     expect(result.failed).toBe(FAILED_VERDICT);
   });
 
-  it('posts nothing without a github-token, and the summary is as before', async () => {
+  it.each([
+    ['without a github-token', { 'github-token': '' }, 'github-token is empty'],
+    ['with inline-comments false', { 'inline-comments': 'false' }, 'inline-comments is false'],
+  ])('posts nothing %s, and the summary is as before', async (_, changes, why) => {
     redline();
-    const result = await run({ ...inputs, 'github-token': '' }, contextFor(pullRequest()));
+    const result = await run({ ...inputs, ...changes }, contextFor(pullRequest()));
     expect(result.summary).not.toContain('pull request:');
     expect(result.calls).toContainEqual({
       method: 'info',
-      args: ['github-token is empty: the review is not posted on the pull request (annotations only).'],
+      args: [`${why}: the review is not posted on the pull request (annotations only).`],
     });
+    expect(result.failed).toBe(FAILED_VERDICT);
   });
 });
 
