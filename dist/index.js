@@ -45313,7 +45313,7 @@ function hint(status) {
   return "";
 }
 function statusOf(error63) {
-  const status = error63?.status;
+  const status = error63?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
 async function githubCall(what, call) {

@@ -21,9 +21,12 @@ function hint(status: number | undefined): string {
   return '';
 }
 
-/** The HTTP status of Octokit's RequestError, if it is one. */
+/**
+ * The HTTP status GitHub answered, if it answered: Octokit's RequestError says 500 for a request
+ * that never got an answer too (a dropped connection), and then has no response.
+ */
 export function statusOf(error: unknown): number | undefined {
-  const status = (error as { status?: unknown } | null)?.status;
+  const status = (error as { response?: { status?: unknown } } | null)?.response?.status;
   return typeof status === 'number' ? status : undefined;
 }
 

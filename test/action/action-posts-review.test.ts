@@ -313,6 +313,37 @@ describe("GitHub's API failing", () => {
       "GitHub answered 403 when listing the pull request's files: Resource not accessible by integration (the token needs `pull-requests: write`, and a read-only token cannot post: see docs/ci-action.md)",
     ],
     [
+      'listing earlier review comments',
+      (s) =>
+        s
+          .get(PULL)
+          .reply(200, { head: { sha: HEAD } })
+          .get(`${PULL}/files`)
+          .query(true)
+          .reply(200, FILES)
+          .get(`${PULL}/comments`)
+          .query(true)
+          .reply(502, { message: 'Bad Gateway' }),
+      "GitHub answered 502 when listing the pull request's review comments: Bad Gateway",
+    ],
+    [
+      'listing earlier reviews, the connection dropped',
+      (s) =>
+        s
+          .get(PULL)
+          .reply(200, { head: { sha: HEAD } })
+          .get(`${PULL}/files`)
+          .query(true)
+          .reply(200, FILES)
+          .get(`${PULL}/comments`)
+          .query(true)
+          .reply(200, [])
+          .get(`${PULL}/reviews`)
+          .query(true)
+          .replyWithError('socket hang up'),
+      "GitHub failed when listing the pull request's reviews: socket hang up",
+    ],
+    [
       'posting',
       (s) =>
         s
