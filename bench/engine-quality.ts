@@ -19,9 +19,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { atOrAbove, SEVERITIES, type Severity } from '../src/common/severity.js';
 import { FINDING_TYPES } from '../src/engine/finding-types.js';
 import { reviewChange } from '../src/engine/review-change.js';
-import { atOrAbove, SEVERITIES, type Severity } from '../src/engine/severity.js';
 import type { Finding } from '../src/engine/types.js';
 import {
   CORPORA,

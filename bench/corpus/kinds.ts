@@ -1,5 +1,5 @@
+import type { Severity } from '../../src/common/severity.js';
 import type { FindingType } from '../../src/engine/finding-types.js';
-import type { Severity } from '../../src/engine/severity.js';
 
 /**
  * The problems the corpus labels, with the type and default severity a label of that kind gets.

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SEVERITIES, type Severity } from '../../src/common/severity.js';
 import type { FindingType } from '../../src/engine/finding-types.js';
-import { SEVERITIES, type Severity } from '../../src/engine/severity.js';
 import type { ChangedFile } from '../../src/engine/types.js';
 import { isKind, KINDS, type Kind } from './kinds.js';
 import { FORBIDDEN_LITERALS, isPlaceholder, PLACEHOLDER } from './placeholders.js';

@@ -12,6 +12,7 @@ export const INPUT_NAMES = [
   'check-security',
   'check-performance',
   'team-id',
+  'github-token',
 ] as const;
 
 export type InputName = (typeof INPUT_NAMES)[number];
@@ -33,6 +34,8 @@ export interface ActionInputs {
   checkSecurity: boolean;
   checkPerformance: boolean;
   teamId: string | undefined;
+  /** Posts the review on the pull request when the App does not; undefined: annotations only. */
+  githubToken: string | undefined;
 }
 
 /** Every bad input at once, one line each, so a workflow is fixed in one go. */
@@ -123,6 +126,7 @@ const schema = z.object({
   'check-security': boolean('check-security'),
   'check-performance': boolean('check-performance'),
   'team-id': z.string().optional(),
+  'github-token': z.string().optional(),
 });
 
 /**
@@ -146,5 +150,6 @@ export function parseActionInputs(raw: Partial<Record<InputName, string>>): Acti
     checkSecurity: v['check-security'],
     checkPerformance: v['check-performance'],
     teamId: v['team-id'],
+    githubToken: v['github-token'],
   };
 }

@@ -12,6 +12,8 @@ export interface SummaryInput {
   headSha: string | undefined;
   /** The step's outcome in one sentence, and whether it passed. */
   verdict: { passed: boolean; message: string };
+  /** What became of the review on the pull request (posted, by whom, or why not), in Markdown. */
+  posting?: string | undefined;
 }
 
 /** Table cells hold one line of text: no pipes, no raw HTML, line breaks as <br>. */
@@ -74,6 +76,7 @@ export function renderReviewSummary(input: SummaryInput): string {
     }
     lines.push('');
   }
+  if (input.posting) lines.push(input.posting, '');
   lines.push(`${input.verdict.passed ? '✅ **Passed:**' : '❌ **Failed:**'} ${input.verdict.message}`, '');
   return lines.join('\n');
 }

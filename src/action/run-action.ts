@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
+import type { getOctokit } from '@actions/github';
 import type { CreateReviewInput, ReviewComment } from '../client/api-types.js';
 import { RedlineApiError } from '../client/redline-api-error.js';
 import { RedlineClient } from '../client/redline-client.js';
@@ -7,15 +7,18 @@ import { type ActionInputs, INPUT_NAMES, parseActionInputs } from './action-inpu
 import type { ActionIo } from './action-io.js';
 import { annotateComments } from './annotate-comments.js';
 import { countsBySeverity, failOnMessage } from './fail-on.js';
-import { findPullRequest, type PullRequestTarget } from './find-pull-request.js';
+import { type ActionContext, findPullRequest, type PullRequestTarget } from './find-pull-request.js';
 import { idempotencyKey } from './idempotency-key.js';
+import { postOnPullRequest } from './post-on-pull-request.js';
 import { renderReviewSummary, type SummaryReview } from './review-summary.js';
 import { waitForReview } from './wait-for-review.js';
 
 export interface RunActionDeps {
   io: ActionIo;
   env: Record<string, string | undefined>;
-  readFile?: (path: string) => string;
+  /** @actions/github's context and getOctokit: the entry passes the package's own. */
+  github: { context: ActionContext; getOctokit: typeof getOctokit };
+  /** Both the Redline API's and GitHub's calls go through it when given. */
   fetch?: typeof fetch;
   /** Must reject when the signal aborts (the step's timeout). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -34,13 +37,14 @@ const defaultSleep = async (ms: number, signal?: AbortSignal) => {
 export async function runAction(deps: RunActionDeps): Promise<void> {
   const { io, env } = deps;
   const raw = Object.fromEntries(INPUT_NAMES.map((name) => [name, io.getInput(name)]));
-  // Masked before anything else runs, so no later line can print it (a malformed one included).
+  // Masked before anything else runs, so no later line can print them (a malformed one included).
   if (raw['api-key']) io.setSecret(raw['api-key']);
+  if (raw['github-token']) io.setSecret(raw['github-token']);
   let inputs: ActionInputs;
   let target: PullRequestTarget;
   try {
     inputs = parseActionInputs(raw);
-    target = findPullRequest(inputs.pullRequestUrl, env, deps.readFile ?? ((path) => readFileSync(path, 'utf8')));
+    target = findPullRequest(inputs.pullRequestUrl, deps.github.context);
   } catch (error) {
     io.setFailed((error as Error).message);
     return;
@@ -59,7 +63,7 @@ export async function runAction(deps: RunActionDeps): Promise<void> {
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
   const signal = deadline.signal;
-  const context = { io, inputs, target };
+  const context: ReportContext = { io, inputs, target };
   let review: SummaryReview | undefined;
   try {
     const body: CreateReviewInput = {
@@ -95,7 +99,17 @@ export async function runAction(deps: RunActionDeps): Promise<void> {
       },
     });
     const comments = done.status === 'completed' ? await client.listComments(id, { signal }) : [];
-    await report(context, done, comments, verdictOf(done, comments, inputs));
+    const verdict = verdictOf(done, comments, inputs);
+    // Never throws: whatever GitHub answers, the verdict below stands.
+    const posting =
+      done.status === 'completed'
+        ? await postOnPullRequest(
+            { io, inputs, target, client, signal, sleep, github: deps.github, fetch: deps.fetch },
+            done,
+            comments,
+          )
+        : undefined;
+    await report(context, done, comments, verdict, posting);
   } catch (error) {
     if (signal.aborted) {
       const waited = review
@@ -146,6 +160,7 @@ async function report(
   review: SummaryReview,
   comments: ReviewComment[],
   verdict: { passed: boolean; message: string },
+  posting?: string,
 ) {
   const completed = review.status === 'completed';
   const count = (severity: string) => (completed ? String(comments.filter((c) => c.severity === severity).length) : '');
@@ -159,7 +174,9 @@ async function report(
   io.setOutput('review-url', reviewUrl);
   annotateComments(io, comments);
   try {
-    await io.writeSummary(renderReviewSummary({ review, comments, reviewUrl, headSha: target.headSha, verdict }));
+    await io.writeSummary(
+      renderReviewSummary({ review, comments, reviewUrl, headSha: target.headSha, verdict, posting }),
+    );
   } catch (error) {
     // A summary that cannot be written must not hide the verdict.
     io.warning(`Could not write the job summary: ${(error as Error).message}`);

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { atOrAbove, SEVERITIES, type Severity } from '../common/severity.js';
 import { toJson } from '../engine/report/json.js';
 import type { ReportInput } from '../engine/report/report-input.js';
 import { type SarifOptions, toSarif } from '../engine/report/sarif.js';
 import { toText } from '../engine/report/text.js';
 import { reviewChange } from '../engine/review-change.js';
-import { atOrAbove, SEVERITIES, type Severity } from '../engine/severity.js';
 import type { Finding } from '../engine/types.js';
 import { readLocalChange } from './git-change.js';
 import { UsageError } from './usage-error.js';

@@ -45,6 +45,8 @@ export const reviewSchema = z.looseObject({
   organization_id: z.string().optional(),
   team_id: z.string().nullable().optional(),
   error: z.looseObject({ code: z.string(), message: z.string() }).nullable().optional(),
+  /** Whether the GitHub App posted the review to the pull request (decisions §20); older servers leave it out. */
+  publication: z.enum(['pending', 'published', 'unpublished']).optional(),
 });
 
 export const createdReviewSchema = z.looseObject({
@@ -63,6 +65,9 @@ export const commentSchema = z.looseObject({
   message: z.string(),
   file: z.string(),
   line: z.number(),
+  /** The rule that found it and the stable fingerprint (decisions §20); older servers leave them out. */
+  rule_id: z.string().optional(),
+  fingerprint: z.string().optional(),
   suggestion: z.string().optional(),
   code_snippet: z.string().optional(),
 });

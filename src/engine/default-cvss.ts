@@ -1,4 +1,4 @@
-import type { Severity } from './severity.js';
+import type { Severity } from '../common/severity.js';
 
 /**
  * The CVSS 3.1 base score of a security finding whose source gives none (a pack rule without

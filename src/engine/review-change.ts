@@ -1,4 +1,7 @@
 import type { SgNode } from '@ast-grep/napi';
+import { DiffIndex } from '../common/diff/diff-index.js';
+import { orderFindings } from '../common/order-findings.js';
+import { compareSeverity } from '../common/severity.js';
 import {
   COMPLEX_FUNCTION_RULE,
   COMPLEX_FUNCTION_SEVERITY,
@@ -9,7 +12,6 @@ import {
   writtenFunctions,
 } from './complexity/index.js';
 import { defaultCvss } from './default-cvss.js';
-import { DiffIndex } from './diff/diff-index.js';
 import { reconstructNewSide } from './diff/reconstruct-new-side.js';
 import { classifyFile, type SkipReason } from './files/classify-file.js';
 import { type FileRole, fileRole } from './files/file-role.js';
@@ -17,12 +19,10 @@ import { applyRolePolicy, roleKeeps } from './files/role-policy.js';
 import { fingerprintOf } from './fingerprint.js';
 import { flowReview } from './flow/flow-findings.js';
 import type { Language } from './languages.js';
-import { orderFindings } from './order-findings.js';
 import { parseSource } from './rules/ast-grep.js';
 import { RULES } from './rules/packs/index.js';
 import { runRules } from './rules/run-rules.js';
 import { findSecrets } from './secrets/find-secrets.js';
-import { compareSeverity } from './severity.js';
 import { type SkippedFile, summarize } from './summarize.js';
 import { testCoverage } from './test-coverage.js';
 import type { ChangedFile, ChangeSet, EngineOptions, EngineResult, Finding } from './types.js';

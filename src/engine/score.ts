@@ -1,4 +1,4 @@
-import type { Severity } from './severity.js';
+import type { Severity } from '../common/severity.js';
 import type { Finding } from './types.js';
 
 export const SEVERITY_PENALTY: Record<Severity, number> = { critical: 25, important: 10, warning: 3, info: 1 };

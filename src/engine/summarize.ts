@@ -1,4 +1,4 @@
-import { compareSeverity, SEVERITIES } from './severity.js';
+import { compareSeverity, SEVERITIES } from '../common/severity.js';
 import type { Finding } from './types.js';
 
 export interface SkippedFile {

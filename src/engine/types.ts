@@ -1,5 +1,5 @@
+import type { Severity } from '../common/severity.js';
 import type { FindingType } from './finding-types.js';
-import type { Severity } from './severity.js';
 
 /** What the engine reads: a pull request's change, already fetched. The engine does no I/O. */
 export interface ChangedFile {

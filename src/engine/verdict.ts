@@ -1,4 +1,4 @@
-import { atOrAbove, type Severity } from './severity.js';
+import { atOrAbove, type Severity } from '../common/severity.js';
 import type { Finding } from './types.js';
 
 export type Verdict = 'approved' | 'changes_requested' | 'commented';

@@ -1,9 +1,9 @@
 import type { Octokit } from '@octokit/rest';
 import { AppError, upstreamError } from '../common/errors.js';
-import type { Severity } from '../engine/severity.js';
-import { countsSentence } from './counts-sentence.js';
+import type { ReviewEvent, ReviewFinding, ReviewPlan } from '../common/github-review/build-review-plan.js';
+import { countsSentence } from '../common/github-review/counts-sentence.js';
+import type { Severity } from '../common/severity.js';
 import { httpStatusOf } from './octokit.js';
-import type { ReviewEvent, ReviewFinding, ReviewPlan } from './plan-review.js';
 import { REPOSITORY_CONFIG_PATH } from './repository-config.js';
 
 /** The check run's name on every commit (decisions §7). */

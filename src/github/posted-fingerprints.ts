@@ -1,13 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import { AppError, upstreamError } from '../common/errors.js';
-import { FINGERPRINT_PATTERN } from './fingerprint-marker.js';
+import { inlineCommentFingerprint, reviewBodyFingerprints } from '../common/github-review/fingerprint-marker.js';
 import { httpStatusOf } from './octokit.js';
 import type { PullRequestRef } from './pull-requests.js';
-
-/** An inline comment of ours ends with its one marker (a marker elsewhere is quoted text, not ours). */
-const COMMENT_MARKER = new RegExp(`<!-- redline:fingerprint=(${FINGERPRINT_PATTERN}) -->\\s*$`);
-/** A review body lists findings one a line, each ending with its marker. */
-const BODY_MARKERS = new RegExp(`<!-- redline:fingerprint=(${FINGERPRINT_PATTERN}) -->$`, 'gm');
 
 interface Author {
   login: string;
@@ -34,15 +29,13 @@ export async function listPostedFingerprints(
   try {
     const comments = await octokit.paginate(octokit.pulls.listReviewComments, params);
     for (const comment of comments) {
-      const match = ours(comment.user) ? COMMENT_MARKER.exec(comment.body) : null;
-      if (match?.[1] !== undefined) fingerprints.add(match[1]);
+      const fingerprint = ours(comment.user) ? inlineCommentFingerprint(comment.body) : undefined;
+      if (fingerprint !== undefined) fingerprints.add(fingerprint);
     }
     const reviews = await octokit.paginate(octokit.pulls.listReviews, params);
     for (const review of reviews) {
       if (!ours(review.user) || !review.body) continue;
-      for (const match of review.body.matchAll(BODY_MARKERS)) {
-        if (match[1] !== undefined) fingerprints.add(match[1]);
-      }
+      for (const fingerprint of reviewBodyFingerprints(review.body)) fingerprints.add(fingerprint);
     }
   } catch (error) {
     if (error instanceof AppError) throw error;

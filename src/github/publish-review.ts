@@ -1,7 +1,7 @@
 import type { Octokit } from '@octokit/rest';
 import { AppError, upstreamError } from '../common/errors.js';
+import type { ReviewEvent, ReviewFinding, ReviewPlan } from '../common/github-review/build-review-plan.js';
 import { httpStatusOf } from './octokit.js';
-import type { ReviewEvent, ReviewFinding, ReviewPlan } from './plan-review.js';
 import type { PullRequestRef } from './pull-requests.js';
 
 export interface PublishedReview {

@@ -1,7 +1,8 @@
 import { type Document, LineCounter, parseDocument } from 'yaml';
 import { z } from 'zod';
+import { DEFAULT_REVIEW_GATE } from '../common/github-review/build-review-plan.js';
+import { SEVERITIES } from '../common/severity.js';
 import { FINDING_TYPES, type FindingType } from '../engine/finding-types.js';
-import { SEVERITIES } from '../engine/severity.js';
 
 /** Where a repository configures Redline, read from its default branch (decisions §7). */
 export const REPOSITORY_CONFIG_PATH = '.github/redline.yml';
@@ -65,9 +66,9 @@ const repositoryConfigSchema = z.strictObject(
     request_changes_on: orDefault(
       z
         .union([severity, z.literal('never')], { error: `must be one of ${SEVERITIES.join(', ')} or never` })
-        .default('important'),
+        .default(DEFAULT_REVIEW_GATE.request_changes_on),
     ),
-    approve: flag(true),
+    approve: flag(DEFAULT_REVIEW_GATE.approve),
     /** Inline comments per review; the rest go to the review body. 0: everything in the body. */
     max_comments: orDefault(
       z
@@ -75,7 +76,7 @@ const repositoryConfigSchema = z.strictObject(
         .int({ error: wholeNumber })
         .min(0, { error: wholeNumber })
         .max(100, { error: wholeNumber })
-        .default(30),
+        .default(DEFAULT_REVIEW_GATE.max_comments),
     ),
     /** Rule ids (patterns: `js.style.*`) whose findings are dropped. */
     ignore_rules: patterns('rule id'),

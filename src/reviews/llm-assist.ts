@@ -1,8 +1,8 @@
 import { chatCompletion } from '../chat-completions/chat-completion.js';
-import { DiffIndex } from '../engine/diff/diff-index.js';
+import { DiffIndex } from '../common/diff/diff-index.js';
+import { orderFindings } from '../common/order-findings.js';
 import { buildLlmPrompt } from '../engine/llm/build-llm-prompt.js';
 import { llmFindings, parseLlmReview } from '../engine/llm/merge-llm-review.js';
-import { orderFindings } from '../engine/order-findings.js';
 import type { ChangedFile, EngineResult, Finding } from '../engine/types.js';
 
 export interface LlmSettings {

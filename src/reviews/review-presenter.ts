@@ -1,4 +1,5 @@
 import type { ReviewCommentRow, ReviewRow } from '../db/schema.js';
+import { reviewPublication, storedFingerprint } from './review-publication.js';
 
 /** The columns presentReview reads: what a read of a review needs to fetch for it. */
 export const PRESENTED_REVIEW_COLUMNS = [
@@ -19,6 +20,11 @@ export const PRESENTED_REVIEW_COLUMNS = [
   'team_id',
   'error_code',
   'error_message',
+  'mode',
+  'source',
+  'options',
+  'published_at',
+  'github_review_id',
 ] as const satisfies readonly (keyof ReviewRow)[];
 
 export type PresentedReviewRow = Pick<ReviewRow, (typeof PRESENTED_REVIEW_COLUMNS)[number]>;
@@ -44,6 +50,7 @@ export function presentReview(row: PresentedReviewRow) {
     organization_id: row.organization_id,
     team_id: row.team_id,
     error: row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? '' },
+    publication: reviewPublication(row),
   };
 }
 
@@ -56,6 +63,8 @@ export function presentComment(row: ReviewCommentRow) {
     message: row.message,
     file: row.file,
     line: row.line,
+    rule_id: row.rule_id ?? 'redline',
+    fingerprint: storedFingerprint(row),
     ...(row.suggestion !== null ? { suggestion: row.suggestion } : {}),
     ...(row.code_snippet !== null ? { code_snippet: row.code_snippet } : {}),
   };

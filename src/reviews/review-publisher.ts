@@ -1,8 +1,8 @@
 import type { Octokit } from '@octokit/rest';
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../common/clock.js';
+import { commentableLines } from '../common/diff/commentable-lines.js';
 import type { Database, JobRow, ReviewRow } from '../db/schema.js';
-import { commentableLines } from '../engine/diff/commentable-lines.js';
 import { type CheckRunOutcome, completeCheckRun } from '../github/check-run.js';
 import { planReview } from '../github/plan-review.js';
 import { listPostedFingerprints } from '../github/posted-fingerprints.js';
@@ -14,16 +14,15 @@ import { QUEUES } from '../jobs/queues.js';
 import { reviewCommentsUnordered } from './repository/review-comments.js';
 import { findReview, markReviewPublished } from './repository/review-rows.js';
 import { recordEvents, reviewEventData } from './review-events.js';
+import { goesToPublisher, storedFingerprint } from './review-publication.js';
 import { storedRepositoryConfig } from './stored-repository-config.js';
 
 /**
- * Queues publishing a review that reached an end state, in the caller's transaction: app reviews
- * always (their check run must be closed), API reviews asking for inline comments when live (the
- * publisher then finds whether the app is installed on the repository; if not, nothing happens).
+ * Queues publishing a review that reached an end state, in the caller's transaction, when it goes
+ * to the publisher (goesToPublisher); an API review only once completed.
  */
 export async function enqueuePublish(trx: Transaction<Database>, review: ReviewRow, now: Date): Promise<void> {
-  if (review.mode !== 'live') return;
-  if (review.source !== 'app' && !review.options.inline_comments) return;
+  if (!goesToPublisher(review)) return;
   if (review.source !== 'app' && review.status !== 'completed') return;
   await enqueueJob(
     trx,
@@ -61,7 +60,11 @@ export function makeReviewPublisher(deps: ReviewPublisherDeps) {
     if (review === undefined || review.published_at !== null || review.head_sha === null) return;
     const [owner, repo] = review.repository.split('/') as [string, string];
     const octokit = await deps.appOctokit(owner, repo);
-    if (octokit === undefined) return;
+    if (octokit === undefined) {
+      // Recorded, so a reader (the CI action) learns the App will not post it and may post it itself.
+      await markPublished(deps, review, undefined);
+      return;
+    }
     const stored = storedRepositoryConfig(review.repository_config);
     const run = review.check_run_id === null ? undefined : { owner, repo, checkRunId: review.check_run_id };
     const close = async (outcome: CheckRunOutcome) => {
@@ -98,7 +101,7 @@ export function makeReviewPublisher(deps: ReviewPublisherDeps) {
         findings: comments.map((c) => ({
           file: c.file,
           line: c.line,
-          fingerprint: c.fingerprint ?? `${c.rule_id}:${c.file}:${c.line}`,
+          fingerprint: storedFingerprint(c),
           severity: c.severity,
           type: c.type,
           message: c.message,

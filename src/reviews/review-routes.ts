@@ -8,9 +8,9 @@ import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../com
 import type { Clock } from '../common/clock.js';
 import { envelope, listBody } from '../common/envelope.js';
 import { AppError, conflict } from '../common/errors.js';
+import { SEVERITIES } from '../common/severity.js';
 import type { Database } from '../db/schema.js';
 import { FINDING_TYPES } from '../engine/finding-types.js';
-import { SEVERITIES } from '../engine/severity.js';
 import {
   abandonIdempotentRequestWhenPossible,
   beginIdempotentRequest,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { SEVERITIES } from '../common/severity.js';
 import { FINDING_TYPES } from '../engine/finding-types.js';
-import { SEVERITIES } from '../engine/severity.js';
+import { PUBLICATIONS } from './review-publication.js';
 
 const severityCounts = z.object({
   critical: z.number().int(),
@@ -37,6 +38,11 @@ export const reviewSchema = z.object({
   organization_id: z.string(),
   team_id: z.string().nullable(),
   error: z.object({ code: z.string(), message: z.string() }).nullable().describe('Why a failed review failed.'),
+  publication: z
+    .enum(PUBLICATIONS)
+    .describe(
+      'Whether the GitHub App posted the review to the pull request: pending while it may still, published once it did, unpublished when it will not (decisions §20).',
+    ),
 });
 
 export const createdReviewSchema = z.object({
@@ -55,6 +61,10 @@ export const commentSchema = z.object({
   message: z.string(),
   file: z.string(),
   line: z.number().int(),
+  rule_id: z.string().describe('The rule that found it.'),
+  fingerprint: z
+    .string()
+    .describe('Stable across pushes: the same problem on the same code has the same one (decisions §20).'),
   suggestion: z.string().optional(),
   code_snippet: z.string().optional(),
 });

@@ -29,6 +29,7 @@ describe('parseActionInputs', () => {
       checkSecurity: true,
       checkPerformance: true,
       teamId: undefined,
+      githubToken: undefined,
     });
   });
 
@@ -44,6 +45,7 @@ describe('parseActionInputs', () => {
         'check-security': 'FALSE',
         'check-performance': 'True',
         'team-id': 'team_abc',
+        'github-token': ' token-value ',
       }),
     ).toEqual({
       apiKey: KEY,
@@ -55,6 +57,7 @@ describe('parseActionInputs', () => {
       checkSecurity: false,
       checkPerformance: true,
       teamId: 'team_abc',
+      githubToken: 'token-value',
     });
   });
 

@@ -66,6 +66,7 @@ describe('action.yml', () => {
       'check-security': [false, 'true'],
       'check-performance': [false, 'true'],
       'team-id': [false, undefined],
+      'github-token': [false, '${{ github.token }}'],
     });
   });
 

@@ -24,6 +24,8 @@ export interface RunOptions {
   /** The workflow run: one id for all attempts of a run. */
   runId?: string;
   runAttempt?: number;
+  /** More variables of the runner's (GITHUB_API_URL, say). */
+  env?: Record<string, string>;
 }
 
 interface ActionYml {
@@ -55,7 +57,8 @@ export async function runDist(options: RunOptions): Promise<DistRun> {
     await writeFile(files.summary, '');
     const inputs: Record<string, string> = {};
     for (const [name, spec] of Object.entries(actionYml.inputs)) {
-      const value = options.inputs[name] ?? spec.default;
+      // An expression default (`${{ github.token }}`) is the runner's to evaluate; none here.
+      const value = options.inputs[name] ?? (spec.default?.includes('${{') ? undefined : spec.default);
       if (value !== undefined) inputs[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = value;
     }
     const env = {
@@ -72,6 +75,7 @@ export async function runDist(options: RunOptions): Promise<DistRun> {
       GITHUB_EVENT_PATH: files.event,
       GITHUB_OUTPUT: files.output,
       GITHUB_STEP_SUMMARY: files.summary,
+      ...options.env,
       ...inputs,
     };
     const started = Date.now();

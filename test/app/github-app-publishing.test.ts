@@ -144,5 +144,12 @@ describe('the GitHub App', () => {
       .where('id', '=', created.json().data.id)
       .executeTakeFirst();
     expect(review).toEqual({ source: 'api', github_review_id: 9001 });
+    // What the CI action reads to know it need not post the review itself (decisions §20).
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `/v1/reviews/${created.json().data.id}`,
+      headers: { 'x-api-key': key },
+    });
+    expect(read.json().data.publication).toBe('published');
   });
 });

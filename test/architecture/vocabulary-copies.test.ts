@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { FAIL_ON } from '../../src/action/action-inputs.js';
 import { SEVERITIES as CLIENT_SEVERITIES, type Severity as ClientSeverity } from '../../src/client/api-types.js';
+import { SEVERITIES, type Severity } from '../../src/common/severity.js';
 import type { FindingType as DbFindingType, Severity as DbSeverity } from '../../src/db/schema.js';
 import { FINDING_TYPES, type FindingType } from '../../src/engine/finding-types.js';
-import { SEVERITIES, type Severity } from '../../src/engine/severity.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 

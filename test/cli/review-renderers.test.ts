@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { renderReview, reviewExitCode } from '../../src/cli/review.js';
+import type { Severity } from '../../src/common/severity.js';
 import { toJson } from '../../src/engine/report/json.js';
 import { toSarif } from '../../src/engine/report/sarif.js';
 import { toText } from '../../src/engine/report/text.js';
-import type { Severity } from '../../src/engine/severity.js';
 import { expectValidSarif, finding, SYNTHETIC, useReviewHarness } from './review-harness.js';
 
 useReviewHarness();

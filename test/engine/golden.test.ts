@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { compareSeverity } from '../../src/common/severity.js';
 import { splitUnifiedDiff } from '../../src/engine/diff/split-unified-diff.js';
 import { reviewChange } from '../../src/engine/review-change.js';
-import { compareSeverity } from '../../src/engine/severity.js';
 import type { ChangedFile, EngineOptions, EngineResult } from '../../src/engine/types.js';
 import { fakes } from './secrets/fake-secrets.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atOrAbove, compareSeverity, SEVERITIES, type Severity } from '../../src/engine/severity.js';
+import { atOrAbove, compareSeverity, SEVERITIES, type Severity } from '../../src/common/severity.js';
 
 describe('severity order', () => {
   it('sorts the most severe first', () => {

@@ -1,6 +1,6 @@
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { commentableLines } from '../../src/engine/diff/commentable-lines.js';
+import type { commentableLines } from '../../src/common/diff/commentable-lines.js';
 import type { Finding } from '../../src/engine/types.js';
 import { completeCheckRun, startCheckRun } from '../../src/github/check-run.js';
 import { createOctokit } from '../../src/github/octokit.js';

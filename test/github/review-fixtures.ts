@@ -1,4 +1,4 @@
-import { commentableLines } from '../../src/engine/diff/commentable-lines.js';
+import { commentableLines } from '../../src/common/diff/commentable-lines.js';
 import type { Finding } from '../../src/engine/types.js';
 
 /**

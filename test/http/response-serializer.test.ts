@@ -34,6 +34,7 @@ const review = {
   organization_id: 'org_1',
   team_id: null,
   error: null,
+  publication: 'unpublished',
 };
 const meta = { request_id: 'req_1', timestamp: '2026-11-25T03:00:03.000Z' };
 

@@ -55,6 +55,8 @@ describe('metadata from GitHub (spec 2.1/2.2; decisions §1)', () => {
       organization_id: org?.id,
       team_id: null,
       error: null,
+      // Live, asking for inline comments: the App may post it once it completes (decisions §20).
+      publication: 'pending',
     };
     for (const credential of [s.user.key, s.user.jwt]) {
       const res = await getReview(credential, id);

@@ -35,6 +35,8 @@ describe('live processing (reads the changed files from GitHub)', () => {
       score: expect.any(Number),
       summary: expect.any(String),
       error: null,
+      // No GitHub App here: the publisher passed it by and says so, so a CI action posts it (decisions §20).
+      publication: 'unpublished',
     });
     expect(review.stats).toMatchObject({
       files_changed: 250,

@@ -1,4 +1,4 @@
-import type { Severity } from '../severity.js';
+import type { Severity } from '../../common/severity.js';
 
 /** The rule id of the complexity comment, which the review writes itself (no rule pack has it). */
 export const COMPLEX_FUNCTION_RULE = 'general.complex-function';

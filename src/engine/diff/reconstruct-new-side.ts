@@ -1,4 +1,4 @@
-import type { Hunk } from './types.js';
+import type { Hunk } from '../../common/diff/types.js';
 
 /**
  * Gaps between hunks up to this many lines are kept as blank lines, so reconstructed line n is

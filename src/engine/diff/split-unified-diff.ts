@@ -1,8 +1,8 @@
+import { readHunk } from '../../common/diff/read-hunk.js';
+import { splitLines } from '../../common/diff/split-lines.js';
+import type { FileDiff, Hunk } from '../../common/diff/types.js';
 import { parseDiffGitLine } from './parse-diff-git-line.js';
 import { parseHeaderPath } from './parse-header-path.js';
-import { readHunk } from './read-hunk.js';
-import { splitLines } from './split-lines.js';
-import type { FileDiff, Hunk } from './types.js';
 
 interface Draft {
   gitOld?: string | undefined;

@@ -1,5 +1,5 @@
+import { atOrAbove, type Severity } from '../../common/severity.js';
 import { COMPLEX_FUNCTION_RULE } from '../complexity/complex-function.js';
-import { atOrAbove, type Severity } from '../severity.js';
 import type { Finding } from '../types.js';
 import type { FileRole } from './file-role.js';
 

@@ -1,4 +1,4 @@
-import { parseHunkHeader } from '../diff/parse-hunk-header.js';
+import { parseHunkHeader } from '../../common/diff/parse-hunk-header.js';
 import { GENERATED_HEADER_LINES } from './budgets.js';
 
 export interface TextStats {

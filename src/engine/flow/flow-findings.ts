@@ -1,7 +1,7 @@
 import type { SgNode } from '@ast-grep/napi';
+import type { Severity } from '../../common/severity.js';
 import type { Language } from '../languages.js';
 import type { RuleMatch } from '../rules/run-rules.js';
-import type { Severity } from '../severity.js';
 import { FLAG_OFF } from './evaluate-call.js';
 import { analyzeFlows, type TaintFlow } from './find-taint-flows.js';
 

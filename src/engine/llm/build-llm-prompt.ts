@@ -1,5 +1,5 @@
+import { SEVERITIES } from '../../common/severity.js';
 import { FINDING_TYPES } from '../finding-types.js';
-import { SEVERITIES } from '../severity.js';
 import type { ChangedFile, Finding } from '../types.js';
 
 export interface ChatMessage {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SEVERITIES } from '../../common/severity.js';
 import { FINDING_TYPES } from '../finding-types.js';
-import { SEVERITIES } from '../severity.js';
 
 /** What we ask the model to answer, validated before a word of it is used. */
 export const llmReviewSchema = z.object({

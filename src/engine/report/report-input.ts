@@ -1,6 +1,6 @@
 import { computeScore } from '../score.js';
 
-export { orderFindings } from '../order-findings.js';
+export { orderFindings } from '../../common/order-findings.js';
 
 import type { ChangedFile, EngineAnalysis, Finding } from '../types.js';
 

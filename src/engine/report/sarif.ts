@@ -1,6 +1,6 @@
+import { atOrAbove, type Severity } from '../../common/severity.js';
 import type { FindingType } from '../finding-types.js';
 import { ruleDescription } from '../rule-description.js';
-import { atOrAbove, type Severity } from '../severity.js';
 import type { Finding } from '../types.js';
 import { orderFindings, type ReportInput } from './report-input.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { SEVERITIES } from '../../common/severity.js';
 import { FINDING_TYPES } from '../finding-types.js';
-import { SEVERITIES } from '../severity.js';
 
 /**
  * A rule is data: validated at load, so a malformed pack fails at start, not mid-review. `rule`

@@ -1,7 +1,7 @@
 import type { SgNode } from '@ast-grep/napi';
+import type { Severity } from '../../common/severity.js';
 import type { FindingType } from '../finding-types.js';
 import { type Language, ruleLanguagesFor } from '../languages.js';
-import type { Severity } from '../severity.js';
 import { parseSource } from './ast-grep.js';
 import { suggestionFor } from './render-fix.js';
 import { type AnchorGroups, AnchorText, ruleAnchors } from './rule-anchors.js';

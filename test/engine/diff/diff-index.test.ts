@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DiffIndex } from '../../../src/engine/diff/diff-index.js';
+import { DiffIndex } from '../../../src/common/diff/diff-index.js';
 
 const PATCH = '@@ -1,3 +1,4 @@\n a\n-b\n+B\n+B2\n c\n@@ -20,2 +21,2 @@\n x\n-y\n+Y';
 

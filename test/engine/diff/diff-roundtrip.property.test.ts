@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DiffIndex } from '../../../src/engine/diff/diff-index.js';
-import { parsePatch } from '../../../src/engine/diff/parse-patch.js';
+import { DiffIndex } from '../../../src/common/diff/diff-index.js';
+import { parsePatch } from '../../../src/common/diff/parse-patch.js';
+import type { Hunk } from '../../../src/common/diff/types.js';
 import { reconstructNewSide } from '../../../src/engine/diff/reconstruct-new-side.js';
 import { splitUnifiedDiff } from '../../../src/engine/diff/split-unified-diff.js';
-import type { Hunk } from '../../../src/engine/diff/types.js';
 import { type Edit, unifiedDiffOf } from './unified-diff-of.js';
 
 // Texts that look like diff syntax once prefixed are the interesting ones; CR is a terminator.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePatch } from '../../../src/engine/diff/parse-patch.js';
+import { parsePatch } from '../../../src/common/diff/parse-patch.js';
 
 describe('parsePatch (GitHub per-file patch)', () => {
   it('numbers context, added and deleted lines from the header', () => {

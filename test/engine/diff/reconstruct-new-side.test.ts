@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePatch } from '../../../src/engine/diff/parse-patch.js';
+import { parsePatch } from '../../../src/common/diff/parse-patch.js';
 import { MAX_ALIGNED_GAP, reconstructNewSide } from '../../../src/engine/diff/reconstruct-new-side.js';
 
 describe('reconstructNewSide', () => {

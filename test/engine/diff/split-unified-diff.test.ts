@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { DiffIndex } from '../../../src/engine/diff/diff-index.js';
-import { parsePatch } from '../../../src/engine/diff/parse-patch.js';
+import { DiffIndex } from '../../../src/common/diff/diff-index.js';
+import { parsePatch } from '../../../src/common/diff/parse-patch.js';
+import type { FileDiff } from '../../../src/common/diff/types.js';
 import { splitUnifiedDiff } from '../../../src/engine/diff/split-unified-diff.js';
-import type { FileDiff } from '../../../src/engine/diff/types.js';
 import { readFixture } from './read-fixture.js';
 
 /** What a reviewer relies on, per file: identity, counts, and where comments may go. */

@@ -1,4 +1,3 @@
-import type { ChangedFile } from '../types.js';
 import { DiffIndex } from './diff-index.js';
 
 /** Path -> the new-side line numbers a review comment may be placed on (`line` with `side: RIGHT`). */
@@ -10,7 +9,9 @@ export type CommentableLines = ReadonlyMap<string, ReadonlySet<number>>;
  * outside them, so every inline comment is checked against this first. A file without a patch
  * (binary, or too large for GitHub to show) has no commentable line.
  */
-export function commentableLines(files: readonly Pick<ChangedFile, 'path' | 'patch' | 'status'>[]): CommentableLines {
+export function commentableLines(
+  files: readonly { path: string; status: string; patch?: string | undefined }[],
+): CommentableLines {
   const lines = new Map<string, ReadonlySet<number>>();
   for (const file of files) {
     if (file.status === 'removed' || file.patch === undefined) continue;

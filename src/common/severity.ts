@@ -1,7 +1,6 @@
 /**
  * Finding severities, most severe first. Every list, count, sort and threshold reads this order;
- * the client and the action (which may not import the engine) keep copies that a test compares
- * with it.
+ * the client keeps a copy (the API's vocabulary as it reads it) that a test compares with it.
  */
 export const SEVERITIES = ['critical', 'important', 'warning', 'info'] as const;
 
