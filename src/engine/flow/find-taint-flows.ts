@@ -7,6 +7,7 @@ import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { javascriptFile } from './javascript/javascript-file.js';
+import { mayReachSink } from './may-reach-sink.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { rubyFile } from './ruby/ruby-file.js';
@@ -22,14 +23,22 @@ export type { TaintFlow } from './context.js';
 /** Expression evaluations one file may take; past it the file's remaining paths are not followed. */
 const STEP_BUDGET = 200_000;
 
-const ADAPTERS: Partial<Record<Language, { read: (root: SgNode) => FileIR; spec: FlowSpec }>> = {
+interface Adapter {
+  read: (root: SgNode) => FileIR;
+  spec: FlowSpec;
+  /** How call names the adapter makes up, which are no words, are written (may-reach-sink.ts). */
+  spellings?: Record<string, RegExp>;
+}
+
+const ADAPTERS: Partial<Record<Language, Adapter>> = {
   go: { read: goFile, spec: GO_SPEC },
   java: { read: javaFile, spec: JAVA_SPEC },
   python: { read: pythonFile, spec: PYTHON_SPEC },
   javascript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
   typescript: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
   tsx: { read: javascriptFile, spec: JAVASCRIPT_SPEC },
-  ruby: { read: rubyFile, spec: RUBY_SPEC },
+  // A subshell (`` `cmd` `` or `%x(cmd)`) is the call named `` ` `` (ruby-expr.ts).
+  ruby: { read: rubyFile, spec: RUBY_SPEC, spellings: { '`': /`|%x/ } },
 };
 
 /** Whether the flow analysis reads this language yet. */
@@ -197,7 +206,13 @@ export function analyzeFlows(
   };
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
   // A function that reads no source (nor calls one that does) starts no flow; it is read only if a caller follows into it.
-  for (const fn of [...new Set([...entryFunctions(adapter.spec, file), ...holding(file.functions, prove)])]) {
+  // One whose run reaches no sink records nothing: it is not run at all. Those around a pattern
+  // rule's match are, to prove or not what reaches it.
+  const entries = new Set(entryFunctions(adapter.spec, file));
+  const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
+  const proving = holding(file.functions, prove);
+  for (const fn of file.functions) {
+    if (!proving.includes(fn) && !(entries.has(fn) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);

@@ -212,7 +212,9 @@ export function goExpr(node: SgNode, at?: number): Expr {
   const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
   const sub = (n: SgNode): Expr => goExpr(n, line);
   const opaque = (parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
-  const kids = named(node);
+  // Read only by the forms that use them: a node's children cost native calls.
+  let children: SgNode[] | undefined;
+  const kids = (): SgNode[] => (children ??= named(node));
   switch (kind) {
     case 'identifier':
     case 'field_identifier':
@@ -254,7 +256,7 @@ export function goExpr(node: SgNode, at?: number): Expr {
       return operand ? sub(operand) : opaque();
     }
     case 'parenthesized_expression':
-      return kids[0] ? sub(kids[0]) : opaque();
+      return kids()[0] ? sub(kids()[0] as SgNode) : opaque();
     case 'binary_expression': {
       const left = node.field('left');
       const right = node.field('right');
@@ -278,8 +280,12 @@ export function goExpr(node: SgNode, at?: number): Expr {
       // Read as a function of its own; its body does not run where it is written.
       return opaque();
     case 'expression_list':
-      return kids.length === 1 && kids[0] ? sub(kids[0]) : { k: 'list', items: kids.map(sub), line };
+      return kids().length === 1 && kids()[0] ? sub(kids()[0] as SgNode) : { k: 'list', items: kids().map(sub), line };
     default:
-      return opaque(kids.filter((k) => !TYPE_KINDS.has(kindOf(k))).map(sub));
+      return opaque(
+        kids()
+          .filter((k) => !TYPE_KINDS.has(kindOf(k)))
+          .map(sub),
+      );
   }
 }

@@ -133,7 +133,9 @@ export function jsExpr(node: SgNode, at?: number): Expr {
   const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
   const sub = (n: SgNode): Expr => jsExpr(n, line);
   const opaque = (parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
-  const kids = named(node);
+  // Read only by the forms that use them: a node's children cost native calls.
+  let children: SgNode[] | undefined;
+  const kids = (): SgNode[] => (children ??= named(node));
   switch (kind) {
     case 'identifier':
     case 'shorthand_property_identifier':
@@ -196,23 +198,23 @@ export function jsExpr(node: SgNode, at?: number): Expr {
     }
     case 'array':
       // A spread hides the positions of what follows: the whole array is then one tainted value.
-      return kids.some((c) => kindOf(c) === 'spread_element')
-        ? opaque(kids.map((c) => sub(kindOf(c) === 'spread_element' ? (named(c)[0] ?? c) : c)))
-        : { k: 'list', items: kids.map(sub), line };
+      return kids().some((c) => kindOf(c) === 'spread_element')
+        ? opaque(kids().map((c) => sub(kindOf(c) === 'spread_element' ? (named(c)[0] ?? c) : c)))
+        : { k: 'list', items: kids().map(sub), line };
     case 'object':
       return objectExpr(node, line);
     case 'parenthesized_expression':
     case 'await_expression':
-      return kids[0] ? sub(kids[kids.length - 1] ?? kids[0]) : opaque();
+      return kids()[0] ? sub(kids()[kids().length - 1] ?? (kids()[0] as SgNode)) : opaque();
     case 'type_assertion':
-      return kids.length > 0 ? sub(kids[kids.length - 1] as SgNode) : opaque();
+      return kids().length > 0 ? sub(kids()[kids().length - 1] as SgNode) : opaque();
     case 'assignment_expression':
     case 'augmented_assignment_expression': {
       const right = node.field('right');
       return right ? sub(right) : opaque();
     }
     case 'sequence_expression':
-      return kids.length > 0 ? sub(kids[kids.length - 1] as SgNode) : opaque();
+      return kids().length > 0 ? sub(kids()[kids().length - 1] as SgNode) : opaque();
     case 'arrow_function':
     case 'function_expression':
     case 'function':
@@ -221,8 +223,8 @@ export function jsExpr(node: SgNode, at?: number): Expr {
     case 'update_expression':
       return opaque();
     default:
-      if (TYPE_ONLY.has(kind)) return kids[0] ? sub(kids[0]) : opaque();
+      if (TYPE_ONLY.has(kind)) return kids()[0] ? sub(kids()[0] as SgNode) : opaque();
       // JSX, yields, tagged forms: taint of any part.
-      return opaque(kids.map(sub));
+      return opaque(kids().map(sub));
   }
 }

@@ -85,7 +85,9 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
   const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
   const sub = (n: SgNode): Expr => pythonExpr(n, line);
   const opaque = (parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
-  const kids = named(node);
+  // Read only by the forms that use them: a node's children cost native calls.
+  let children: SgNode[] | undefined;
+  const kids = (): SgNode[] => (children ??= named(node));
   switch (kind) {
     case 'identifier':
       return { k: 'name', name: node.text(), line };
@@ -103,7 +105,7 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
     case 'string':
       return stringExpr(node, line);
     case 'concatenated_string':
-      return { k: 'concat', parts: kids.map(sub), line };
+      return { k: 'concat', parts: kids().map(sub), line };
     case 'integer':
     case 'float': {
       const value = Number(node.text().replace(/_/g, ''));
@@ -124,8 +126,8 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
       return left && right ? { k: 'binary', op, left: sub(left), right: sub(right), line } : opaque();
     }
     case 'comparison_operator': {
-      const [left, right] = kids;
-      return kids.length === 2 && left && right
+      const [left, right] = kids();
+      return kids().length === 2 && left && right
         ? { k: 'binary', op: operatorText(node), left: sub(left), right: sub(right), line }
         : opaque();
     }
@@ -138,7 +140,7 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
       return arg ? { k: 'unary', op: node.field('operator')?.text() ?? '', arg: sub(arg), line } : opaque();
     }
     case 'conditional_expression': {
-      const [then, test, otherwise] = kids;
+      const [then, test, otherwise] = kids();
       return then && test && otherwise
         ? { k: 'cond', test: sub(test), whenTrue: sub(then), whenFalse: sub(otherwise), line }
         : opaque();
@@ -147,11 +149,11 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
     case 'tuple':
     case 'set':
     case 'expression_list':
-      return { k: 'list', items: kids.map(sub), line };
+      return { k: 'list', items: kids().map(sub), line };
     case 'dictionary':
       return {
         k: 'map',
-        entries: kids.flatMap((pair): [Expr, Expr][] => {
+        entries: kids().flatMap((pair): [Expr, Expr][] => {
           const key = pair.field('key');
           const value = pair.field('value');
           return kindOf(pair) === 'pair' && key && value ? [[sub(key), sub(value)]] : [];
@@ -160,11 +162,11 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
       };
     case 'parenthesized_expression':
     case 'await':
-      return kids[0] ? sub(kids[0]) : opaque();
+      return kids()[0] ? sub(kids()[0] as SgNode) : opaque();
     case 'lambda':
       return opaque();
     default:
       // Comprehensions, slices, starred values: taint of any part.
-      return opaque(kids.map(sub));
+      return opaque(kids().map(sub));
   }
 }

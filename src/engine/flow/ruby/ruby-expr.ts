@@ -178,7 +178,9 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
   const line = at === undefined || OWN_LINE.has(kind) ? lineOf(node) : at;
   const sub = (n: SgNode): Expr => rubyExpr(r, n, line);
   const opaque = (parts: Expr[] = []): Expr => ({ k: 'opaque', parts, line });
-  const kids = named(node);
+  // Read only by the forms that use them: a node's children cost native calls.
+  let children: SgNode[] | undefined;
+  const kids = (): SgNode[] => (children ??= named(node));
   switch (kind) {
     case 'identifier':
       if (isMethodCall(r, node))
@@ -202,7 +204,7 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
     case 'regex':
       return stringExpr(r, node, line, isRaw(node));
     case 'chained_string':
-      return { k: 'concat', parts: kids.map(sub), line };
+      return { k: 'concat', parts: kids().map(sub), line };
     case 'heredoc_beginning': {
       const body = r.heredocs.get(node.range().start.index);
       return body ? stringExpr(r, body, line, /['`]/.test(node.text())) : opaque();
@@ -228,7 +230,7 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
       return call(r, node);
     case 'element_reference': {
       const object = node.field('object');
-      const index = kids.slice(1);
+      const index = kids().slice(1);
       if (!object) return opaque();
       return index.length === 1 && index[0]
         ? { k: 'index', object: sub(object), index: sub(index[0]), line }
@@ -247,7 +249,7 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
     }
     case 'unary': {
       const op = node.field('operator')?.text() ?? '';
-      const arg = kids[kids.length - 1];
+      const arg = kids()[kids().length - 1];
       if (!arg || op === 'defined?') return opaque();
       if (op === '+') return sub(arg);
       return { k: 'unary', op: op === 'not' ? '!' : op, arg: sub(arg), line };
@@ -262,19 +264,23 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
     }
     case 'rescue_modifier': {
       // `x = risky rescue fallback`: either value.
-      const [body, fallback] = kids;
+      const [body, fallback] = kids();
       return body && fallback
         ? { k: 'cond', test: opaque(), whenTrue: sub(body), whenFalse: sub(fallback), line }
-        : opaque(kids.map(sub));
+        : opaque(kids().map(sub));
     }
     case 'array':
     case 'string_array':
     case 'symbol_array':
-      return { k: 'list', items: kids.map((k) => (kindOf(k) === 'splat_argument' ? opaque([sub(k)]) : sub(k))), line };
+      return {
+        k: 'list',
+        items: kids().map((k) => (kindOf(k) === 'splat_argument' ? opaque([sub(k)]) : sub(k))),
+        line,
+      };
     case 'hash':
       return {
         k: 'map',
-        entries: kids.flatMap((pair): [Expr, Expr][] => {
+        entries: kids().flatMap((pair): [Expr, Expr][] => {
           const key = pair.field('key');
           const value = pair.field('value');
           if (kindOf(pair) === 'pair' && key && value) return [[sub(key), sub(value)]];
@@ -285,8 +291,8 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
       };
     case 'parenthesized_statements':
     case 'begin_block': {
-      const last = kids[kids.length - 1];
-      for (const k of kids.slice(0, -1)) r.pending.push(...r.statement(k));
+      const last = kids()[kids().length - 1];
+      for (const k of kids().slice(0, -1)) r.pending.push(...r.statement(k));
       return last ? sub(last) : opaque();
     }
     case 'if':
@@ -304,6 +310,6 @@ export function rubyExpr(r: RubyReader, node: SgNode, at?: number): Expr {
       return opaque();
     default:
       // Ranges, `yield`, `super`, splats, pattern matches: taint of any part.
-      return opaque(kids.map(sub));
+      return opaque(kids().map(sub));
   }
 }
