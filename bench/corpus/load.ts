@@ -285,7 +285,16 @@ export function checkCase(c: CorpusCase): string[] {
  * `holdout-2` to `holdout-7` (bench/holdout-N: further held-out corpora, each written without
  * reading the rules or the other corpora).
  */
-export const CORPORA = ['corpus', 'holdout', 'holdout-2', 'holdout-3', 'holdout-4', 'holdout-5', 'holdout-6', 'holdout-7'] as const;
+export const CORPORA = [
+  'corpus',
+  'holdout',
+  'holdout-2',
+  'holdout-3',
+  'holdout-4',
+  'holdout-5',
+  'holdout-6',
+  'holdout-7',
+] as const;
 export type CorpusName = (typeof CORPORA)[number];
 
 /** The directory holding a corpus's `.cases` files, whether run from source or from build-bench/. */
