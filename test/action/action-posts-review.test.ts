@@ -295,6 +295,11 @@ describe('the action where it must not post', () => {
 });
 
 describe("GitHub's API failing", () => {
+  // Each failure answers the calls before it as a healthy GitHub would.
+  const pullRead = (s: nock.Scope) => s.get(PULL).reply(200, { head: { sha: HEAD } });
+  const filesListed = (s: nock.Scope) => pullRead(s).get(`${PULL}/files`).query(true).reply(200, FILES);
+  const commentsListed = (s: nock.Scope) => filesListed(s).get(`${PULL}/comments`).query(true).reply(200, []);
+  const reviewsListed = (s: nock.Scope) => commentsListed(s).get(`${PULL}/reviews`).query(true).reply(200, []);
   const failures: [string, (scope: nock.Scope) => nock.Scope, string][] = [
     [
       'reading the pull request',
@@ -304,79 +309,28 @@ describe("GitHub's API failing", () => {
     [
       'listing files',
       (s) =>
-        s
-          .get(PULL)
-          .reply(200, { head: { sha: HEAD } })
-          .get(`${PULL}/files`)
-          .query(true)
-          .reply(403, { message: 'Resource not accessible by integration' }),
+        pullRead(s).get(`${PULL}/files`).query(true).reply(403, { message: 'Resource not accessible by integration' }),
       "GitHub answered 403 when listing the pull request's files: Resource not accessible by integration (the token needs `pull-requests: write`, and a read-only token cannot post: see docs/ci-action.md)",
     ],
     [
       'listing earlier review comments',
-      (s) =>
-        s
-          .get(PULL)
-          .reply(200, { head: { sha: HEAD } })
-          .get(`${PULL}/files`)
-          .query(true)
-          .reply(200, FILES)
-          .get(`${PULL}/comments`)
-          .query(true)
-          .reply(502, { message: 'Bad Gateway' }),
+      (s) => filesListed(s).get(`${PULL}/comments`).query(true).reply(502, { message: 'Bad Gateway' }),
       "GitHub answered 502 when listing the pull request's review comments: Bad Gateway",
     ],
     [
       'listing earlier reviews, the connection dropped',
-      (s) =>
-        s
-          .get(PULL)
-          .reply(200, { head: { sha: HEAD } })
-          .get(`${PULL}/files`)
-          .query(true)
-          .reply(200, FILES)
-          .get(`${PULL}/comments`)
-          .query(true)
-          .reply(200, [])
-          .get(`${PULL}/reviews`)
-          .query(true)
-          .replyWithError('socket hang up'),
+      (s) => commentsListed(s).get(`${PULL}/reviews`).query(true).replyWithError('socket hang up'),
       "GitHub failed when listing the pull request's reviews: socket hang up",
     ],
     [
       'posting',
-      (s) =>
-        s
-          .get(PULL)
-          .reply(200, { head: { sha: HEAD } })
-          .get(`${PULL}/files`)
-          .query(true)
-          .reply(200, FILES)
-          .get(`${PULL}/comments`)
-          .query(true)
-          .reply(200, [])
-          .get(`${PULL}/reviews`)
-          .query(true)
-          .reply(200, [])
-          .post(`${PULL}/reviews`)
-          .reply(401, { message: 'Bad credentials' }),
+      (s) => reviewsListed(s).post(`${PULL}/reviews`).reply(401, { message: 'Bad credentials' }),
       'GitHub answered 401 when posting the review on the pull request: Bad credentials (the github-token input is not a valid token)',
     ],
     [
       'refusing an inline comment, then the fallback',
       (s) =>
-        s
-          .get(PULL)
-          .reply(200, { head: { sha: HEAD } })
-          .get(`${PULL}/files`)
-          .query(true)
-          .reply(200, FILES)
-          .get(`${PULL}/comments`)
-          .query(true)
-          .reply(200, [])
-          .get(`${PULL}/reviews`)
-          .query(true)
-          .reply(200, [])
+        reviewsListed(s)
           .post(`${PULL}/reviews`)
           .reply(422, { message: 'Unprocessable Entity' })
           .post(`${PULL}/reviews`)
