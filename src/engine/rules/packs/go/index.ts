@@ -14,6 +14,7 @@ import {
   insecureRandomIdRule,
   insecureRandomRule,
   tlsInsecureSkipVerifyRule,
+  weakCipherRule,
   weakHashRule,
 } from './security-crypto.js';
 import { commandInjectionRule, jsVmEvalRule, templateInjectionRule } from './security-injection.js';
@@ -37,6 +38,7 @@ export const goRules: Rule[] = [
   tlsInsecureSkipVerifyRule,
   insecureRandomRule,
   weakHashRule,
+  weakCipherRule,
   ssrfRule,
   pathTraversalRule,
   emptyErrorCheckRule,

@@ -117,3 +117,15 @@ export const insecureRandomIdRule: Rule = {
   },
   cwe: 'CWE-338',
 };
+
+export const weakCipherRule: Rule = {
+  id: 'go.weak-cipher',
+  languages: ['go'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'DES, 3DES, RC4 and Blowfish fall to brute force or biased keystreams: the data they protect can be read. Use crypto/aes with cipher.NewGCM and a random nonce.',
+  rule: callTo('^(des\\.(NewCipher|NewTripleDESCipher)|rc4\\.NewCipher|blowfish\\.NewCipher)$'),
+  cwe: 'CWE-327',
+  cvss: 7.5,
+};

@@ -99,6 +99,26 @@ export const reflectedHtmlResponseRule: Rule = {
   cwe: 'CWE-79',
 };
 
+/** `__html: value` with a value that is no literal, not sanitized, and no module constant. */
+const UNSAFE_HTML_PAIR = {
+  kind: 'pair',
+  has: { field: 'key', regex: '^__html$' },
+  all: [
+    {
+      has: {
+        field: 'value',
+        all: [
+          NON_LITERAL,
+          { not: SANITIZED },
+          // `const html = DOMPurify.sanitize(...)`, or a module constant (`__html: INBOX_ICON`).
+          { not: declaredFrom(SANITIZED, '$CLEAN') },
+          { not: CONSTANT_NAME },
+        ],
+      },
+    },
+  ],
+};
+
 export const dangerouslySetInnerHtmlRule: Rule = {
   id: 'js.dangerously-set-inner-html',
   languages: LANGUAGES,
@@ -107,22 +127,17 @@ export const dangerouslySetInnerHtmlRule: Rule = {
   message:
     'dangerouslySetInnerHTML with a non-literal `__html` renders unescaped HTML (cross-site scripting): sanitize it first or render it as text.',
   rule: {
-    kind: 'pair',
-    has: { field: 'key', regex: '^__html$' },
-    all: [
+    any: [
+      { ...UNSAFE_HTML_PAIR, inside: { kind: 'jsx_attribute', regex: '^dangerouslySetInnerHTML', stopBy: 'end' } },
+      // `const markup = { __html: ... }` first, then `dangerouslySetInnerHTML={markup}`: said where it renders.
       {
+        kind: 'jsx_attribute',
+        regex: '^dangerouslySetInnerHTML',
         has: {
-          field: 'value',
-          all: [
-            NON_LITERAL,
-            { not: SANITIZED },
-            // `const html = DOMPurify.sanitize(...)`, or a module constant (`__html: INBOX_ICON`).
-            { not: declaredFrom(SANITIZED, '$CLEAN') },
-            { not: CONSTANT_NAME },
-          ],
+          kind: 'jsx_expression',
+          has: declaredFrom({ kind: 'object', has: UNSAFE_HTML_PAIR }, '$MARKUP'),
         },
       },
-      { inside: { kind: 'jsx_attribute', regex: '^dangerouslySetInnerHTML', stopBy: 'end' } },
     ],
   },
   cwe: 'CWE-79',

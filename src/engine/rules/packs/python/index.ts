@@ -28,6 +28,7 @@ import {
   insecureRandomRule,
   sslUnverifiedContextRule,
   tlsVerifyDisabledRule,
+  weakCipherRule,
   weakHashRule,
   weakSecretHashRule,
 } from './security-crypto.js';
@@ -62,6 +63,7 @@ export const pythonRules: Rule[] = [
   tlsVerifyDisabledRule,
   sslUnverifiedContextRule,
   weakHashRule,
+  weakCipherRule,
   weakSecretHashRule,
   insecureRandomRule,
   pathTraversalRule,

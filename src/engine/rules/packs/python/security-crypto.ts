@@ -138,3 +138,24 @@ export const insecureRandomRule: Rule = {
   cwe: 'CWE-338',
   cvss: 7.5,
 };
+
+export const weakCipherRule: Rule = {
+  id: 'py.weak-cipher',
+  languages: ['python'],
+  type: 'security',
+  severity: 'important',
+  message:
+    "DES, 3DES, RC4 and Blowfish fall to brute force or biased keystreams, and ECB mode encrypts equal blocks to equal blocks: the data shows through. Use AES-GCM (cryptography's AESGCM) with a random nonce.",
+  rule: {
+    any: [
+      // PyCryptodome: `DES.new(key, ...)`, `AES.new(key, AES.MODE_ECB)`.
+      { kind: 'call', has: { field: 'function', regex: '^(DES|DES3|ARC2|ARC4|Blowfish|CAST)\\.new$' } },
+      { kind: 'attribute', regex: '^(AES|DES|DES3|ARC2|Blowfish|CAST)\\.MODE_ECB$' },
+      // cryptography: `algorithms.TripleDES(key)`, `modes.ECB()`.
+      { kind: 'call', has: { field: 'function', regex: '(^|\\.)(TripleDES|Blowfish|ARC4|CAST5|IDEA|SEED)$' } },
+      { kind: 'call', has: { field: 'function', regex: '(^|\\.)modes\\.ECB$' } },
+    ],
+  },
+  cwe: 'CWE-327',
+  cvss: 7.5,
+};

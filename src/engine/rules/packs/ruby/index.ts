@@ -13,7 +13,13 @@ import {
   regexpNewInLoopRule,
   stringConcatInLoopRule,
 } from './performance.js';
-import { insecureRandomRule, tlsVerifyNoneRule, weakHashRule, weakSecretHashRule } from './security-crypto.js';
+import {
+  insecureRandomRule,
+  tlsVerifyNoneRule,
+  weakCipherRule,
+  weakHashRule,
+  weakSecretHashRule,
+} from './security-crypto.js';
 import { ojObjectModeRule, unsafeDeserializationRule, yamlLoadRule } from './security-deserialization.js';
 import {
   commandInjectionRule,
@@ -42,6 +48,7 @@ export const rubyRules: Rule[] = [
   yamlLoadRule,
   tlsVerifyNoneRule,
   weakHashRule,
+  weakCipherRule,
   weakSecretHashRule,
   insecureRandomRule,
   dynamicDispatchRule,

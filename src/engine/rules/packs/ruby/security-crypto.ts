@@ -154,3 +154,23 @@ export const insecureRandomRule: Rule = {
   cwe: 'CWE-338',
   cvss: 7.5,
 };
+
+export const weakCipherRule: Rule = {
+  id: 'rb.weak-cipher',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'DES, 3DES, RC4 and Blowfish fall to brute force or biased keystreams, and ECB mode encrypts equal blocks to equal blocks: the data shows through. Use OpenSSL::Cipher.new("aes-256-gcm") with a random IV.',
+  rule: {
+    any: [
+      {
+        kind: 'call',
+        regex: '^(::)?OpenSSL::Cipher\\.new\\(\\s*["\'](?i)(des|rc4|rc2|bf|blowfish|cast|[a-z0-9-]*-ecb["\'])',
+      },
+      { kind: 'scope_resolution', regex: '^(::)?OpenSSL::Cipher::(DES|RC4|RC2|BF|CAST5)$' },
+    ],
+  },
+  cwe: 'CWE-327',
+  cvss: 7.5,
+};
