@@ -7,7 +7,7 @@ import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { javascriptFile } from './javascript/javascript-file.js';
-import { mayReachSink } from './may-reach-sink.js';
+import { mayNameSink, mayReachSink } from './may-reach-sink.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { rubyFile } from './ruby/ruby-file.js';
@@ -188,8 +188,12 @@ export function analyzeFlows(
   prove: readonly number[] = [],
 ): { flows: TaintFlow[]; constantSinks: Set<string> } {
   const adapter = ADAPTERS[language];
-  if (!adapter || (prove.length === 0 && !mayHaveSource(adapter.spec, root.text())))
-    return { flows: [], constantSinks: new Set() };
+  if (!adapter) return { flows: [], constantSinks: new Set() };
+  const text = root.text();
+  // Only a line that names one of the spec's sinks can be proved: the others cost nothing.
+  const lines = prove.length > 0 ? text.split('\n') : [];
+  const proved = prove.filter((line) => mayNameSink(adapter.spec, lines[line - 1] ?? '', adapter.spellings));
+  if (proved.length === 0 && !mayHaveSource(adapter.spec, text)) return { flows: [], constantSinks: new Set() };
   const file = adapter.read(root);
   const functions = new Map<string, FunctionIR[]>();
   for (const fn of file.functions) functions.set(fn.name, [...(functions.get(fn.name) ?? []), fn]);
@@ -210,7 +214,7 @@ export function analyzeFlows(
   // rule's match are, to prove or not what reaches it.
   const entries = new Set(entryFunctions(adapter.spec, file));
   const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
-  const proving = holding(file.functions, prove);
+  const proving = holding(file.functions, proved).filter((fn) => reaching.has(fn));
   for (const fn of file.functions) {
     if (!proving.includes(fn) && !(entries.has(fn) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn);

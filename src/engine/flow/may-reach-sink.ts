@@ -134,3 +134,14 @@ export function mayReachSink(
   }
   return reaching;
 }
+
+/** Whether this text (a pattern rule's line) may hold one of the spec's sinks: it names one. */
+export function mayNameSink(
+  spec: FlowSpec,
+  text: string,
+  spellings: Readonly<Record<string, RegExp>> = NO_SPELLINGS,
+): boolean {
+  const sinks = sinkText(spec, spellings);
+  if (hasWord(text, sinks.words) || sinks.spelled.some((re) => re.test(text))) return true;
+  return sinks.patterns.length > 0 && (text.match(IDENTIFIER) ?? []).some((w) => sinks.patterns.some((p) => p.test(w)));
+}
