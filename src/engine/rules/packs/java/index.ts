@@ -30,6 +30,7 @@ import {
   jacksonDefaultTypingRule,
   unsafeDeserializationRule,
   unsafeYamlXmlDeserializationRule,
+  xxeDocumentBuilderRule,
 } from './security-deserialization.js';
 import { weakSecretHashRule } from './security-hash.js';
 import {
@@ -62,6 +63,7 @@ export const javaRules: Rule[] = [
   sqlInjectionRule,
   ssrfHttpClientRule,
   unsafeYamlXmlDeserializationRule,
+  xxeDocumentBuilderRule,
   expressionInjectionRule,
   hardcodedDbPasswordRule,
   insecureRandomCodeRule,

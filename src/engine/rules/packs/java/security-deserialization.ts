@@ -137,3 +137,42 @@ export const jacksonDefaultTypingRule: Rule = {
   cwe: 'CWE-502',
   cvss: 9.8,
 };
+
+/** Settings that close a DocumentBuilderFactory to external entities and DTDs. */
+const XML_HARDENING =
+  'setFeature|setExpandEntityReferences|setXIncludeAware|FEATURE_SECURE_PROCESSING|ACCESS_EXTERNAL_DTD|ACCESS_EXTERNAL_SCHEMA';
+
+export const xxeDocumentBuilderRule: Rule = {
+  id: 'java.xxe',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'A DocumentBuilderFactory left at its defaults resolves external entities: a document that declares one can read local files or make the server fetch URLs (XXE). Set factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true) before building the parser.',
+  rule: {
+    kind: 'method_invocation',
+    has: { field: 'name', regex: '^parse$' },
+    all: [
+      // A parser object (`builder.parse`, `dbf.newDocumentBuilder().parse`), not a static `X.parse`.
+      { has: { field: 'object', regex: '^([a-z_][\\w]*|[\\s\\S]*newDocumentBuilder\\(\\s*\\))$' } },
+      {
+        inside: {
+          stopBy: 'end',
+          kind: 'class_body',
+          all: [
+            {
+              has: {
+                stopBy: 'end',
+                kind: 'method_invocation',
+                regex: '^(javax\\.xml\\.parsers\\.)?DocumentBuilderFactory\\.newInstance\\(',
+              },
+            },
+            { not: { has: { stopBy: 'end', regex: `(${XML_HARDENING})` } } },
+          ],
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-611',
+  cvss: 7.5,
+};

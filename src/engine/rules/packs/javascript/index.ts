@@ -31,7 +31,7 @@ import {
   stringConcatInLoopRule,
 } from './performance-loops.js';
 import { insecureRandomRule, tlsDisabledRule, weakCipherRule, weakHashRule } from './security-crypto.js';
-import { unsafeDeserializationRule } from './security-deserialization.js';
+import { libxmlEntitiesRule, unsafeDeserializationRule } from './security-deserialization.js';
 import {
   commandInjectionRule,
   commandInjectionWrapperRule,
@@ -87,6 +87,7 @@ export const javascriptRules: Rule[] = [
   insecureRandomRule,
   tlsDisabledRule,
   unsafeDeserializationRule,
+  libxmlEntitiesRule,
   jwtNoneAlgorithmRule,
   jwtDecodeWithoutVerifyRule,
   templateInjectionRule,

@@ -29,3 +29,21 @@ export const unsafeDeserializationRule: Rule = {
   cwe: 'CWE-502',
   cvss: 9.8,
 };
+
+export const libxmlEntitiesRule: Rule = {
+  id: 'js.xxe',
+  languages: LANGUAGES,
+  type: 'security',
+  severity: 'important',
+  message:
+    '`noent: true` makes libxml substitute entities, external ones included: a document that declares one can read local files or make the server fetch URLs (XXE). Leave noent off.',
+  rule: {
+    kind: 'call_expression',
+    has: { field: 'function', regex: '(^|\\.)(parseXml|parseXmlString|parseXmlAsync|parseHtml)$' },
+    all: [
+      { has: { field: 'arguments', has: { kind: 'object', has: { kind: 'pair', regex: '^noent\\s*:\\s*true$' } } } },
+    ],
+  },
+  cwe: 'CWE-611',
+  cvss: 7.5,
+};

@@ -20,7 +20,12 @@ import {
   weakHashRule,
   weakSecretHashRule,
 } from './security-crypto.js';
-import { ojObjectModeRule, unsafeDeserializationRule, yamlLoadRule } from './security-deserialization.js';
+import {
+  nokogiriEntitiesRule,
+  ojObjectModeRule,
+  unsafeDeserializationRule,
+  yamlLoadRule,
+} from './security-deserialization.js';
 import {
   commandInjectionRule,
   dynamicDispatchRule,
@@ -69,6 +74,7 @@ export const rubyRules: Rule[] = [
   commentedOutCodeRule,
   unreachableCodeRule,
   ojObjectModeRule,
+  nokogiriEntitiesRule,
   inlineTemplateInjectionRule,
   regexpNewInLoopRule,
   loopInvariantParseRule,

@@ -67,3 +67,22 @@ export const ojObjectModeRule: Rule = {
   cwe: 'CWE-502',
   cvss: 9.8,
 };
+
+export const nokogiriEntitiesRule: Rule = {
+  id: 'rb.xxe',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'NOENT makes Nokogiri substitute entities, external ones included: a document that declares one can read local files or make the server fetch URLs (XXE). Parse with the default options (NONET, no NOENT).',
+  rule: {
+    kind: 'call',
+    regex: '^(::)?Nokogiri::XML(::Document)?(\\.parse)?\\b',
+    any: [
+      { has: { any: [{ kind: 'block' }, { kind: 'do_block' }], regex: '\\.noent\\b' } },
+      { has: { field: 'arguments', regex: 'NOENT' } },
+    ],
+  },
+  cwe: 'CWE-611',
+  cvss: 7.5,
+};
