@@ -16,6 +16,7 @@ import {
   tlsInsecureSkipVerifyRule,
   weakCipherRule,
   weakHashRule,
+  weakSecretHashRule,
 } from './security-crypto.js';
 import { commandInjectionRule, jsVmEvalRule, templateInjectionRule } from './security-injection.js';
 import { hardcodedSigningKeyRule } from './security-secrets.js';
@@ -38,6 +39,7 @@ export const goRules: Rule[] = [
   tlsInsecureSkipVerifyRule,
   insecureRandomRule,
   weakHashRule,
+  weakSecretHashRule,
   weakCipherRule,
   ssrfRule,
   pathTraversalRule,

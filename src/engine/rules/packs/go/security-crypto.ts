@@ -55,15 +55,22 @@ export const insecureRandomRule: Rule = {
   cvss: 7.5,
 };
 
+/** Names of what a fast hash must not protect: passwords, tokens, keys and one-time codes. */
+const HASHED_SECRET = '(?i)(password|passwd|passphrase|pwd|secret|token|apikey|api_key|credential|^otp|otp$|^pin$)';
+
+const WEAK_HASH_CALL = callTo('^(md5|sha1)\\.(New|Sum)$');
+
+// A weak digest is a comment to weigh, not a defect, until it protects something: it names and
+// fingerprints data as well as ever. Over a password or a token it is one (`go.weak-secret-hash`).
 export const weakHashRule: Rule = {
   id: 'go.weak-hash',
   languages: ['go'],
   type: 'security',
-  severity: 'warning',
+  severity: 'info',
   message:
-    'MD5 and SHA-1 are broken for security use (collisions are practical). Use crypto/sha256, or bcrypt/argon2 for passwords.',
+    'MD5 and SHA-1 no longer resist collisions: fine to name or fingerprint data, not where someone gains from a forged match (signatures, integrity against an attacker, stored secrets). Prefer crypto/sha256.',
   rule: {
-    ...callTo('^(md5|sha1)\\.(New|Sum)$'),
+    ...WEAK_HASH_CALL,
     // An ETag, S3's Content-MD5 header or a cache key is a protocol or lookup use, not a security one.
     not: {
       inside: {
@@ -75,6 +82,44 @@ export const weakHashRule: Rule = {
   },
   cwe: 'CWE-328',
   cvss: 5.3,
+};
+
+export const weakSecretHashRule: Rule = {
+  id: 'go.weak-secret-hash',
+  languages: ['go'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'MD5 or SHA-1 over a password or token: a fast, broken hash lets a leaked table be reversed by brute force in hours. Hash passwords with golang.org/x/crypto/bcrypt or argon2, and tokens with SHA-256 or an HMAC.',
+  rule: {
+    ...WEAK_HASH_CALL,
+    any: [
+      { has: { field: 'arguments', has: { stopBy: 'end', kind: 'identifier', regex: HASHED_SECRET } } },
+      {
+        inside: {
+          stopBy: 'end',
+          any: [{ kind: 'short_var_declaration' }, { kind: 'assignment_statement' }],
+          has: { field: 'left', regex: HASHED_SECRET },
+        },
+      },
+      {
+        inside: {
+          stopBy: 'end',
+          all: [
+            { any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }] },
+            {
+              any: [
+                { has: { field: 'name', regex: HASHED_SECRET } },
+                { has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', regex: HASHED_SECRET } } },
+              ],
+            },
+          ],
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-328',
+  cvss: 7.5,
 };
 
 export const insecureRandomIdRule: Rule = {

@@ -102,13 +102,15 @@ export const weakCipherRule: Rule = {
   cvss: 7.4,
 };
 
+// A weak digest is a comment to weigh, not a defect, until it protects something: it names and
+// fingerprints data as well as ever. Over a password or a token it is one (`java.weak-secret-hash`).
 export const weakHashRule: Rule = {
   id: 'java.weak-hash',
   languages: ['java'],
   type: 'security',
-  severity: 'warning',
+  severity: 'info',
   message:
-    'MD5 and SHA-1 are broken for security use (collisions are practical). Use SHA-256 or stronger, and a password hash (bcrypt, PBKDF2, Argon2) for passwords.',
+    'MD5 and SHA-1 no longer resist collisions: fine to name or fingerprint data, not where someone gains from a forged match (signatures, integrity against an attacker, stored secrets). Prefer SHA-256.',
   rule: {
     ...WEAK_DIGEST,
     // A checksum of file contents for a cache key or an ETag trusts no one with it.

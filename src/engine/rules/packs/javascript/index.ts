@@ -30,7 +30,13 @@ import {
   regexUnchangedInLoopRule,
   stringConcatInLoopRule,
 } from './performance-loops.js';
-import { insecureRandomRule, tlsDisabledRule, weakCipherRule, weakHashRule } from './security-crypto.js';
+import {
+  insecureRandomRule,
+  tlsDisabledRule,
+  weakCipherRule,
+  weakHashRule,
+  weakSecretHashRule,
+} from './security-crypto.js';
 import { libxmlEntitiesRule, unsafeDeserializationRule } from './security-deserialization.js';
 import {
   commandInjectionRule,
@@ -83,6 +89,7 @@ export const javascriptRules: Rule[] = [
   pathTraversalHelperRule,
   ssrfRule,
   weakHashRule,
+  weakSecretHashRule,
   weakCipherRule,
   insecureRandomRule,
   tlsDisabledRule,

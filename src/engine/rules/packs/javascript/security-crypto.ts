@@ -47,18 +47,31 @@ const SECRET_MAKER_NAME =
 
 const RANDOM_TARGET_STOP = anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]);
 
+/** `createHash('md5')`, `createHash('sha1')`. */
+const WEAK_HASH_CALL = {
+  kind: 'call_expression',
+  all: [
+    { any: [calleeProperty('^createHash$'), calleeName('^createHash$')] },
+    firstArgument({ kind: 'string', regex: '^.(?i)(md5|md4|sha1|sha-1).$' }),
+  ],
+};
+
+/** Names of what a fast hash must not protect: passwords, tokens, keys and one-time codes. */
+const HASHED_SECRET = '(?i)(password|passwd|passphrase|pwd|secret|token|api_?key|credential|^otp|otp$|^pin$)';
+
+// A weak digest is a comment to weigh, not a defect, until it protects something: it names and
+// fingerprints data as well as ever. Over a password or a token it is one (`js.weak-secret-hash`).
 export const weakHashRule: Rule = {
   id: 'js.weak-hash',
   languages: LANGUAGES,
   type: 'security',
-  severity: 'warning',
+  severity: 'info',
   message:
-    'MD5 and SHA-1 are broken for collision resistance: never use them for passwords, signatures or integrity; use SHA-256 (or bcrypt/scrypt/argon2 for passwords).',
+    'MD5 and SHA-1 no longer resist collisions: fine to name or fingerprint data, not where someone gains from a forged match (signatures, integrity against an attacker, stored secrets). Prefer SHA-256.',
   rule: {
-    kind: 'call_expression',
+    ...WEAK_HASH_CALL,
     all: [
-      { any: [calleeProperty('^createHash$'), calleeName('^createHash$')] },
-      firstArgument({ kind: 'string', regex: '^.(?i)(md5|md4|sha1|sha-1).$' }),
+      ...WEAK_HASH_CALL.all,
       // A change detector or bucket, not a security control: `const etag = ...`, `cacheKey: ...`,
       // `res.set('ETag', ...)`.
       {
@@ -75,6 +88,59 @@ export const weakHashRule: Rule = {
     ],
   },
   cwe: 'CWE-328',
+};
+
+export const weakSecretHashRule: Rule = {
+  id: 'js.weak-secret-hash',
+  languages: LANGUAGES,
+  type: 'security',
+  severity: 'important',
+  message:
+    'MD5 or SHA-1 over a password or token: a fast, broken hash lets a leaked table be reversed by brute force in hours. Hash passwords with bcrypt, scrypt or argon2, and tokens with SHA-256 or an HMAC.',
+  rule: {
+    ...WEAK_HASH_CALL,
+    all: [
+      ...WEAK_HASH_CALL.all,
+      {
+        any: [
+          // `createHash('md5').update(password)`: the digest's own chain hashes the secret.
+          {
+            inside: {
+              kind: 'member_expression',
+              inside: {
+                kind: 'call_expression',
+                has: {
+                  field: 'arguments',
+                  has: {
+                    stopBy: 'end',
+                    any: [{ kind: 'identifier' }, { kind: 'property_identifier' }],
+                    regex: HASHED_SECRET,
+                  },
+                },
+              },
+            },
+          },
+          { inside: { stopBy: RANDOM_TARGET_STOP, ...namedTarget(HASHED_SECRET) } },
+          {
+            inside: {
+              stopBy: 'end',
+              all: [
+                FUNCTION,
+                {
+                  any: [
+                    { has: { field: 'name', regex: HASHED_SECRET } },
+                    { has: { field: 'parameters', has: { stopBy: 'end', kind: 'identifier', regex: HASHED_SECRET } } },
+                  ],
+                },
+              ],
+            },
+          },
+        ],
+      },
+    ],
+  },
+  cwe: 'CWE-328',
+  cvss: 7.5,
 };
 
 export const weakCipherRule: Rule = {
