@@ -214,9 +214,9 @@ export function analyzeFlows(
   // rule's match are, to prove or not what reaches it.
   const entries = new Set(entryFunctions(adapter.spec, file));
   const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
-  const proving = holding(file.functions, proved).filter((fn) => reaching.has(fn));
+  const proving = new Set(holding(file.functions, proved).filter((fn) => reaching.has(fn)));
   for (const fn of file.functions) {
-    if (!proving.includes(fn) && !(entries.has(fn) && reaching.has(fn))) continue;
+    if (!proving.has(fn) && !(entries.has(fn) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
