@@ -10,8 +10,10 @@ export type FindingCategory =
   | 'guessed-secret'
   | 'security'
   | 'bug'
+  | 'swallowed-error'
   | 'performance'
   | 'style'
+  | 'output'
   | 'complexity';
 
 /**
@@ -54,17 +56,37 @@ export const ROLE_POLICY: Record<FindingCategory, Record<NonProduction, Treatmen
     vendored: 'drop',
   },
   'known-token': { test: WARNING, fixture: WARNING, docs: INFO, example: WARNING, generated: 'drop', vendored: 'drop' },
-  'guessed-secret': { test: INFO, fixture: INFO, docs: INFO, example: INFO, generated: 'drop', vendored: 'drop' },
+  // A secret guessed from a name in a test or fixture is a made-up value the test feeds its code.
+  'guessed-secret': { test: 'drop', fixture: 'drop', docs: INFO, example: INFO, generated: 'drop', vendored: 'drop' },
   security: { test: 'drop', fixture: 'drop', docs: INFO, example: INFO, generated: 'drop', vendored: 'drop' },
   // A test provokes failures on purpose (a swallowed error in a set-up, `x == x` testing `__eq__`);
   // an example's bug is a real bug, but in code nobody runs in production.
   bug: { test: INFO, fixture: 'drop', docs: INFO, example: WARNING, generated: 'drop', vendored: 'drop' },
+  // An error a test catches and ignores is the test's point: it provokes the failure (`raise` then
+  // `except Exception: pass` to run a teardown; JUnit's `try { call(); fail(); } catch (E e) {}`).
+  'swallowed-error': { test: 'drop', fixture: 'drop', docs: INFO, example: WARNING, generated: 'drop', vendored: 'drop' },
   // Tests are small and sequential on purpose; fixtures, docs and examples do not run under load.
   performance: DROPPED,
   style: { test: 'keep', fixture: 'drop', docs: 'keep', example: 'keep', generated: 'drop', vendored: 'drop' },
+  // An example or a doc snippet prints on purpose (`Listening on port 3000`): its output is the
+  // point. In a test, a print is debug output left behind, as in production.
+  output: { test: 'keep', fixture: 'drop', docs: 'drop', example: 'drop', generated: 'drop', vendored: 'drop' },
   // Splitting a long test or example buys its readers little: the comment is for the product.
   complexity: DROPPED,
 };
+
+/** The rules reporting printed output (not a debugger statement, which is a mistake anywhere). */
+const OUTPUT_RULES = new Set(['js.console-log', 'py.print', 'go.debug-print', 'java.system-out', 'rb.debug-output']);
+
+/** The rules reporting an error caught (or returned) and ignored. */
+const SWALLOWED_ERROR_RULES = new Set([
+  'js.empty-catch',
+  'py.bare-except',
+  'py.swallowed-exception',
+  'rb.swallowed-exception',
+  'java.empty-catch',
+  'go.ignored-error',
+]);
 
 /** Secrets whose format says they are credentials; the others are guessed from a name or a URL. */
 const GUESSED_SECRETS = new Set(['secrets.generic-credential', 'secrets.url-credentials']);
@@ -75,6 +97,8 @@ export function findingCategory(finding: Pick<Finding, 'ruleId' | 'type'>): Find
   if (GUESSED_SECRETS.has(ruleId)) return 'guessed-secret';
   if (ruleId.startsWith('secrets.')) return 'known-token';
   if (ruleId === COMPLEX_FUNCTION_RULE) return 'complexity';
+  if (OUTPUT_RULES.has(ruleId)) return 'output';
+  if (SWALLOWED_ERROR_RULES.has(ruleId)) return 'swallowed-error';
   if (type === 'security' || type === 'bug' || type === 'performance') return type;
   return 'style';
 }

@@ -45,10 +45,24 @@ describe('findings by file role', () => {
     ]);
   });
 
-  it('a credential guessed from its name is info in docs', () => {
+  it('a credential guessed from its name is info in docs and nothing in a test', () => {
     const line = `SECRET_KEY = '${f.pick('0123456789abcdef', 64)}'`;
     expect(review('app/settings.py', [line])).toEqual([['secrets.generic-credential', 'important']]);
     expect(review('docs/config.rst', [line])).toEqual([['secrets.generic-credential', 'info']]);
+    expect(review('tests/test_settings.py', [line])).toEqual([]);
+  });
+
+  it('printed output is kept in a test and dropped in an example, a debugger statement in both', () => {
+    const lines = ['export function start() {', "  console.log('listening on port 3000');", '  debugger;', '}'];
+    expect(review('src/server.js', lines)).toEqual([
+      ['js.console-log', 'info'],
+      ['js.debugger', 'warning'],
+    ]);
+    expect(review('test/server.test.js', lines)).toEqual([
+      ['js.console-log', 'info'],
+      ['js.debugger', 'warning'],
+    ]);
+    expect(review('examples/hello/index.js', lines)).toEqual([['js.debugger', 'warning']]);
   });
 
   it('a security rule is info in an example, and data flow is not followed there', () => {
@@ -70,7 +84,7 @@ describe('findings by file role', () => {
     expect(example.every(([rule, severity]) => severity === 'info' && !String(rule).includes('.flow.'))).toBe(true);
   });
 
-  it('a bug in a test is info, and a known token in a test is a warning', () => {
+  it('a bug in a test is info, an error it catches and ignores nothing, and a known token a warning', () => {
     const finding = (ruleId: string, type: Finding['type'], severity: Finding['severity']): Finding => ({
       type,
       severity,
@@ -84,6 +98,7 @@ describe('findings by file role', () => {
     const out = applyRolePolicy(
       [
         finding('py.swallowed-exception', 'bug', 'warning'),
+        finding('py.mutable-default-argument', 'bug', 'important'),
         finding('secrets.github-token', 'security', 'critical'),
         finding('py.query-in-loop', 'performance', 'warning'),
         finding('py.print', 'style', 'info'),
@@ -91,7 +106,7 @@ describe('findings by file role', () => {
       'test',
     );
     expect(out.map((x) => [x.ruleId, x.severity, x.cvssScore])).toEqual([
-      ['py.swallowed-exception', 'info', undefined],
+      ['py.mutable-default-argument', 'info', undefined],
       // A lowered security finding's score stays within its new severity's CVSS band.
       ['secrets.github-token', 'warning', 6.9],
       ['py.print', 'info', undefined],
@@ -117,5 +132,8 @@ describe('findings by file role', () => {
     expect(findingCategory({ ruleId: 'secrets.url-credentials', type: 'security' })).toBe('guessed-secret');
     expect(findingCategory({ ruleId: 'general.complex-function', type: 'style' })).toBe('complexity');
     expect(findingCategory({ ruleId: 'js.eval', type: 'security' })).toBe('security');
+    expect(findingCategory({ ruleId: 'py.print', type: 'style' })).toBe('output');
+    expect(findingCategory({ ruleId: 'java.empty-catch', type: 'bug' })).toBe('swallowed-error');
+    expect(findingCategory({ ruleId: 'py.debugger', type: 'style' })).toBe('style');
   });
 });

@@ -8,6 +8,9 @@ export const swallowedExceptionRule: Rule = {
   message:
     'Every StandardError is rescued and ignored (an empty rescue, `rescue nil`, or a rescue that only returns nil or skips to next): failures disappear without a trace. Rescue the specific error you expect, or log it.',
   rule: {
+    // `value = begin compute rescue StandardError nil end` is a fallback the code checks next, not a
+    // failure dropped (as `js.empty-catch` leaves a `try` that assigns its computed value alone).
+    not: { kind: 'rescue', inside: { kind: 'begin', inside: { kind: 'assignment' } } },
     any: [
       {
         kind: 'rescue',
