@@ -64,7 +64,14 @@ export const ROLE_POLICY: Record<FindingCategory, Record<NonProduction, Treatmen
   bug: { test: INFO, fixture: 'drop', docs: INFO, example: WARNING, generated: 'drop', vendored: 'drop' },
   // An error a test catches and ignores is the test's point: it provokes the failure (`raise` then
   // `except Exception: pass` to run a teardown; JUnit's `try { call(); fail(); } catch (E e) {}`).
-  'swallowed-error': { test: 'drop', fixture: 'drop', docs: INFO, example: WARNING, generated: 'drop', vendored: 'drop' },
+  'swallowed-error': {
+    test: 'drop',
+    fixture: 'drop',
+    docs: INFO,
+    example: WARNING,
+    generated: 'drop',
+    vendored: 'drop',
+  },
   // Tests are small and sequential on purpose; fixtures, docs and examples do not run under load.
   performance: DROPPED,
   style: { test: 'keep', fixture: 'drop', docs: 'keep', example: 'keep', generated: 'drop', vendored: 'drop' },
