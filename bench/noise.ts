@@ -4,6 +4,11 @@
  * per 10,000 lines of production code, with those that land in tests, docs and examples apart.
  *
  *   npm run bench:noise -- --repo expressjs/express=DIR [--repo owner/name=DIR ...] [--json FILE] [--any-commit]
+ *                          [--sample N] [--seed S]
+ *
+ * `--sample N` prints N findings to judge by reading the code: every finding at `warning` and
+ * above (the ones that block or nag), then findings at `info` drawn at random (seed S, default
+ * 20240401) from all the others, so the sample is the same for the same engine and checkouts.
  *
  * The repositories are fetched at bench time, never committed: with the session's fetch tool
  * (`fetch github:expressjs/express` -> <mirror>/repo) then `git clone <mirror>/repo DIR`, or a
@@ -32,6 +37,7 @@ import { languageOf } from '../src/engine/languages.js';
 import { REVIEW_TIME_BUDGET_MS, reviewChange } from '../src/engine/review-change.js';
 import type { ChangeSet, Finding } from '../src/engine/types.js';
 import { checkPin, readArgs } from './external/checkout.js';
+import { seededRandom } from './seeded-random.js';
 
 /** The commits the figures in reports were taken at (fetched 2026-11-26). */
 const PINS: Record<string, string> = {
@@ -44,7 +50,7 @@ const PINS: Record<string, string> = {
 };
 
 const USAGE =
-  'usage: bench:noise -- --repo owner/name=DIR [--repo ...] [--json FILE] [--any-commit]\n' +
+  'usage: bench:noise -- --repo owner/name=DIR [--repo ...] [--json FILE] [--any-commit] [--sample N] [--seed S]\n' +
   `  pinned repositories: ${Object.keys(PINS).join(', ')} (see the header of bench/noise.ts)\n`;
 
 type Role = 'production' | 'test' | 'docs' | 'example';
@@ -90,6 +96,17 @@ interface Dumped extends Pick<Finding, 'file' | 'line' | 'ruleId' | 'severity' |
 const atLeastWarning = (f: Pick<Finding, 'severity'>) => f.severity !== 'info';
 const serious = (f: Pick<Finding, 'severity'>) => f.severity === 'critical' || f.severity === 'important';
 
+/** Every finding at warning and above, then info findings drawn without replacement, up to `size`. */
+function sampleToJudge<T extends Pick<Finding, 'severity'>>(findings: T[], size: number, seed: number): T[] {
+  const chosen = findings.filter(atLeastWarning).slice(0, size);
+  const rest = findings.filter((f) => !atLeastWarning(f));
+  const random = seededRandom(seed);
+  while (chosen.length < size && rest.length > 0) {
+    chosen.push(...rest.splice(Math.floor(random() * rest.length), 1));
+  }
+  return chosen;
+}
+
 async function main(): Promise<void> {
   let args: ReturnType<typeof readArgs>;
   try {
@@ -98,7 +115,15 @@ async function main(): Promise<void> {
     process.stderr.write(`${(error as Error).message}\n${USAGE}`);
     process.exit(2);
   }
-  const unknown = [...args.values.keys(), ...args.flags].filter((k) => !['repo', 'json', 'any-commit'].includes(k));
+  const unknown = [...args.values.keys(), ...args.flags].filter(
+    (k) => !['repo', 'json', 'any-commit', 'sample', 'seed'].includes(k),
+  );
+  const sampleSize = Number(args.values.get('sample')?.[0] ?? 0);
+  const seed = Number(args.values.get('seed')?.[0] ?? 20240401);
+  if (!Number.isInteger(sampleSize) || sampleSize < 0 || !Number.isInteger(seed)) {
+    process.stderr.write(`--sample and --seed take whole numbers\n${USAGE}`);
+    process.exit(2);
+  }
   const repos = (args.values.get('repo') ?? []).map((spec) => {
     const at = spec.indexOf('=');
     return { name: spec.slice(0, at), dir: spec.slice(at + 1) };
@@ -204,6 +229,15 @@ async function main(): Promise<void> {
       `${totals.prodLines ? ((totals.prodFindings * 10_000) / totals.prodLines).toFixed(1) : '—'} per 10,000; ` +
       `${totals.seriousElsewhere} critical/important in test, docs and example files`,
   );
+  if (sampleSize > 0) {
+    print();
+    print(
+      `a sample of ${sampleSize} to judge (every finding at warning and above, then info at random, seed ${seed}):`,
+    );
+    for (const f of sampleToJudge(dumped, sampleSize, seed)) {
+      print(`  ${f.severity} ${f.ruleId} ${f.repo} ${f.file}:${f.line} (${f.role})  ${f.code}`);
+    }
+  }
   process.stdout.write(`${out.join('\n')}\n`);
   const json = args.values.get('json')?.[0];
   if (json !== undefined) {

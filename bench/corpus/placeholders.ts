@@ -6,23 +6,13 @@
  * placeholders. No value contains a newline, so line numbers never move.
  */
 
+import { seededRandom } from '../seeded-random.js';
+
 const UPPER_DIGITS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const BASE64 = `${BASE62}+/`;
 const DIGITS = '0123456789';
 const HEX = '0123456789abcdef';
-
-/** mulberry32: small, fast and good enough to make token-shaped strings. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Generator = (pick: (alphabet: string, length: number) => string) => string;
 
@@ -66,7 +56,7 @@ export function isPlaceholder(name: string): boolean {
  * the same value (a key declared once and referenced twice), different cases get different values.
  */
 export function placeholderFiller(seed: number): (text: string, caseId: string) => string {
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const pick = (alphabet: string, length: number): string => {
     let out = '';
     for (let i = 0; i < length; i++) out += alphabet[Math.floor(random() * alphabet.length)];

@@ -4,6 +4,7 @@
  * them (`status: added`, a patch of `+` lines, and the file's content).
  */
 import type { ChangedFile } from '../../src/engine/types.js';
+import { seededRandom } from '../seeded-random.js';
 import { type Block, cap, NOUNS } from './block.js';
 import { SHAPES } from './language-shapes.js';
 
@@ -24,18 +25,6 @@ export interface GeneratedFile {
   file: ChangedFile;
   language: SpeedLanguage;
   lines: number;
-}
-
-/** mulberry32: a small seeded generator, so every run reviews the same change. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** A patch for a new file: one hunk of `+` lines, as GitHub sends it. */
@@ -80,7 +69,7 @@ function generateFile(language: SpeedLanguage, index: number, target: number, ra
  * lines (most pull requests touch many small files and a few large ones).
  */
 export function generateChange(totalLines: number, seed = 4242): GeneratedFile[] {
-  const rand = random(seed);
+  const rand = seededRandom(seed);
   const perLanguage = Math.floor(totalLines / SPEED_LANGUAGES.length);
   const files: GeneratedFile[] = [];
   let index = 0;

@@ -45,10 +45,11 @@ describe('findings by file role', () => {
     ]);
   });
 
-  it('a credential guessed from its name is info in docs and nothing in a test', () => {
+  it('a credential guessed from its name is info in an example and nothing in docs or a test', () => {
     const line = `SECRET_KEY = '${f.pick('0123456789abcdef', 64)}'`;
     expect(review('app/settings.py', [line])).toEqual([['secrets.generic-credential', 'important']]);
-    expect(review('docs/config.rst', [line])).toEqual([['secrets.generic-credential', 'info']]);
+    expect(review('examples/blog/settings.py', [line])).toEqual([['secrets.generic-credential', 'info']]);
+    expect(review('docs/config.rst', [line])).toEqual([]);
     expect(review('tests/test_settings.py', [line])).toEqual([]);
   });
 
