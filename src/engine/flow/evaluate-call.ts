@@ -5,7 +5,18 @@ import { foldMethod, truthy } from './fold.js';
 import { callFunction } from './interpret.js';
 import type { Expr, FunctionIR } from './ir.js';
 import { lookup, matchesAny } from './qualified-name.js';
-import { anyTaint, clear, constant, isFixed, join, prefixOf, taintFor, UNKNOWN, type Value } from './value.js';
+import {
+  anyTaint,
+  clear,
+  constant,
+  isFixed,
+  isSafeFor,
+  join,
+  prefixOf,
+  taintFor,
+  UNKNOWN,
+  type Value,
+} from './value.js';
 
 type Call = Extract<Expr, { k: 'call' }>;
 
@@ -139,7 +150,10 @@ function checkSinks(
       continue;
     }
     const values = sinkValues(analysis, sink, receiver, args, kwargs);
-    noteSink(analysis, call.line, sink.cwe, values.length > 0 && values.every(isFixed));
+    // Safe: fixed, sanitized for this CWE, or (for a sink that allows it) a URL whose host the code wrote.
+    const safe = (value: Value) =>
+      isSafeFor(value, sink.cwe) || (sink.unlessFixedHost === true && FIXED_HOST.test(prefixOf(value) ?? ''));
+    noteSink(analysis, call.line, sink.cwe, values.length > 0 && values.every(safe));
     for (const [i, value] of values.entries()) {
       const taint = taintFor(value, sink.cwe, isScoped);
       if (!taint) continue;
@@ -242,12 +256,13 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     if (!match(sanitizer.calls)) continue;
     const taint = clear(anyTaint(inputs), sanitizer.cwes);
     // A conversion that clears every CWE (a number) leaves nothing anyone could shape, whatever went in.
-    return taint ? { taint } : sanitizer.cwes ? UNKNOWN : { fixed: true };
+    if (!sanitizer.cwes) return taint ? { taint } : { fixed: true };
+    return { taint, safeFor: new Set(sanitizer.cwes) };
   }
   const named = spec.sanitizerNames.find((s) => namePattern(s.pattern).test(call.name));
   if (named) {
     const taint = clear(anyTaint(inputs), named.cwes);
-    return taint ? { taint } : UNKNOWN;
+    return { taint, safeFor: new Set(named.cwes) };
   }
   const type = lookup(spec.returns, names) ?? (spec.scoped ? lookup(spec.scoped.returns, names) : undefined);
   for (const source of spec.sources) {

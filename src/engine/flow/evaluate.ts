@@ -13,6 +13,7 @@ import {
   keyOf,
   merge,
   prefixOf,
+  safeForAll,
   taintOf,
   UNKNOWN,
   type Value,
@@ -150,7 +151,7 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       const prefix = expr.op === '+' ? head : expr.op === '%' ? head?.split('%')[0] : undefined;
       // `base / name` of a pathlib path is a path again: its methods stay known (`exists`, `read_text`).
       const type = expr.op === '/' ? left.type : undefined;
-      return taint ? { taint, prefix, type } : fixedOrUnknown([left, right]);
+      return taint ? { taint, prefix, type, safeFor: safeForAll([left, right]) } : fixedOrUnknown([left, right]);
     }
     case 'unary': {
       const arg = evaluate(analysis, env, expr.arg);
@@ -187,7 +188,8 @@ export function evaluate(analysis: Analysis, env: Env, expr: Expr): Value {
       const parts = expr.parts.map((p) => evaluate(analysis, env, p));
       if (parts.every((p) => p.known)) return constant(parts.map((p) => String(p.constant)).join(''));
       const taint = anyTaint(parts);
-      return taint ? { taint, prefix: parts[0] ? prefixOf(parts[0]) : undefined } : fixedOrUnknown(parts);
+      if (!taint) return fixedOrUnknown(parts);
+      return { taint, prefix: parts[0] ? prefixOf(parts[0]) : undefined, safeFor: safeForAll(parts) };
     }
     case 'opaque': {
       const parts = expr.parts.map((p) => evaluate(analysis, env, p));

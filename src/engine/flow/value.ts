@@ -55,6 +55,12 @@ export interface Value {
    * found among the code's own.
    */
   fixed?: boolean | undefined;
+  /**
+   * The CWEs a sanitizer made it safe for, whatever went in (`shlex.quote(x)`: 78), and text built
+   * only of such values and fixed ones. A sink of one of them reached only by such values proves
+   * a pattern rule's match there wrong, as a fixed value does.
+   */
+  safeFor?: ReadonlySet<number> | undefined;
 }
 
 /** Whether nothing from outside the code can shape the value (see `Value.fixed`). */
@@ -65,9 +71,29 @@ export function isFixed(value: Value | undefined): boolean {
   return value.items !== undefined && value.items.length > 0 && value.keys === undefined && value.items.every(isFixed);
 }
 
+/** Whether nothing outside the code can shape the value in a way a sink of this CWE minds. */
+export function isSafeFor(value: Value | undefined, cwe: number): boolean {
+  return isFixed(value) || (value?.safeFor?.has(cwe) ?? false);
+}
+
+/** What text built of these operands is safe for: what each is, a fixed one counting for every CWE. */
+export function safeForAll(operands: (Value | undefined)[]): ReadonlySet<number> | undefined {
+  let out: Set<number> | undefined;
+  for (const operand of operands) {
+    if (isFixed(operand)) continue;
+    const own = operand?.safeFor;
+    if (!own) return undefined;
+    out = out ? new Set([...out].filter((cwe) => own.has(cwe))) : new Set(own);
+  }
+  return out && out.size > 0 ? out : undefined;
+}
+
 /** What an operation on these operands gives when it is not folded and carries no taint. */
-export const fixedOrUnknown = (operands: (Value | undefined)[]): Value =>
-  operands.length > 0 && operands.every(isFixed) ? { fixed: true } : UNKNOWN;
+export function fixedOrUnknown(operands: (Value | undefined)[]): Value {
+  if (operands.length > 0 && operands.every(isFixed)) return { fixed: true };
+  const safeFor = safeForAll(operands);
+  return safeFor ? { safeFor } : UNKNOWN;
+}
 
 export const UNKNOWN: Value = {};
 
@@ -194,6 +220,7 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
     parsedFrom: a.parsedFrom === b.parsedFrom ? a.parsedFrom : undefined,
     setAt: a.setAt ?? b.setAt,
     fixed: (isFixed(a) && isFixed(b)) || undefined,
+    safeFor: safeForAll([a, b]),
   };
   // A property set on one path only is still set, to a value not known (`if (https) c.setSecure(true)`).
   if (a.props || b.props) {

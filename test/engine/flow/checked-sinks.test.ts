@@ -136,4 +136,35 @@ def health():
     );
     expect(logged.map((f) => [f.ruleId, f.severity, f.line])).toEqual([['py.flow.log-injection', 'warning', 9]]);
   });
+
+  it("disproves a pattern rule's match on a value sanitized for the sink's CWE, not for another", () => {
+    const quoted = `import shlex
+import subprocess
+
+
+def archive_folder(request):
+    folder = shlex.quote(request.form["folder"])
+    subprocess.run(f"tar -czf /backups/f.tgz -C /srv/data {folder}", shell=True, check=True)`;
+    expect(findingsOf('app/tools/archive.py', quoted)).toEqual([]);
+    // An HTML escape is no shell quoting: the command is still built of request input.
+    const escaped = quoted.replace('import shlex', 'import html').replace('shlex.quote(', 'html.escape(');
+    expect(findingsOf('app/tools/archive.py', escaped)).toEqual(['py.command-injection@7']);
+  });
+
+  it("disproves a pattern rule's request to a host the code wrote, not to a host the input picks", () => {
+    const fixedHost = `package clients
+
+import (
+	"net/http"
+	"net/url"
+)
+
+func PackageInfo(w http.ResponseWriter, r *http.Request) {
+	resp, _ := http.Get("https://registry.example.org/" + url.PathEscape(r.URL.Query().Get("name")))
+	defer resp.Body.Close()
+}`;
+    expect(findingsOf('internal/clients/registry.go', fixedHost)).toEqual([]);
+    const anyHost = fixedHost.replace('"https://registry.example.org/" + ', '"https://" + ');
+    expect(findingsOf('internal/clients/registry.go', anyHost)).not.toEqual([]);
+  });
 });
