@@ -121,7 +121,8 @@ const RULES: Record<number, FlowRule> = {
   501: {
     slug: 'trust-boundary',
     title: 'Trust boundary violation',
-    severity: 'important',
+    // Medium in CVSS (5.4), as log injection: the value matters only where later code trusts it.
+    severity: 'warning',
     cvss: 5.4,
     advice: 'validate it before storing it in the session, where later code will trust it',
   },

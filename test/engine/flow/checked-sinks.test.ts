@@ -137,6 +137,18 @@ def health():
     expect(logged.map((f) => [f.ruleId, f.severity, f.line])).toEqual([['py.flow.log-injection', 'warning', 9]]);
   });
 
+  it('rates a request value stored in the session as a warning: it matters where later code trusts it', () => {
+    const stored = securityFindings(
+      'accounts/views/language.py',
+      `def set_language(request):
+    request.session["lang"] = request.POST.get("lang", "en")
+    return HttpResponse("ok")`,
+    );
+    expect(stored.map((f) => [f.ruleId, f.severity, f.line, f.cvssScore])).toEqual([
+      ['py.flow.trust-boundary', 'warning', 2, 5.4],
+    ]);
+  });
+
   it("disproves a pattern rule's match on a value sanitized for the sink's CWE, not for another", () => {
     const quoted = `import shlex
 import subprocess
