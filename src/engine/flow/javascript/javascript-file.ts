@@ -209,25 +209,36 @@ function classFields(root: SgNode): Stmt[] {
 
 /** A JavaScript or TypeScript file as the flow analysis reads it: every function, method and callback, and module-level code. */
 export function javascriptFile(root: SgNode): FileIR {
-  const functions: FunctionIR[] = findKinds(root, FUNCTION_KINDS).map((fn) => {
-    const markers = kindOf(fn) === 'method_definition' ? memberDecorators(fn) : registeredWith(fn);
-    return lazily(
-      { name: nameOf(fn), owner: ownerOf(fn), markers, text: fn.text(), line: lineOf(fn) },
+  const functions: FunctionIR[] = findKinds(root, FUNCTION_KINDS).map((fn) =>
+    lazily(
+      { name: nameOf(fn), text: fn.text(), line: lineOf(fn) },
       {
         params: () => readParams(fn).params,
         body: () => [...readParams(fn).prologue, ...readBody(fn)],
+        owner: () => ownerOf(fn),
+        markers: () => (kindOf(fn) === 'method_definition' ? memberDecorators(fn) : registeredWith(fn)),
       },
-    );
-  });
-  const classes = findKinds(root, ['class_declaration', 'abstract_class_declaration']).map(
-    (c) => c.field('name')?.text() ?? '',
+    ),
   );
-  // Objects of functions (`const utils = { clean(s) {...} }`) are called like a class's static methods.
-  for (const fn of functions) if (fn.owner && !classes.includes(fn.owner)) classes.push(fn.owner);
-  return {
+  const file: FileIR = {
     functions,
     globals: [...named(root).flatMap(statement), ...classFields(root)],
-    classes,
+    classes: [],
     aliases: imports(root),
   };
+  // Read when the analysis first asks (a call on a receiver naming one of the file's functions):
+  // it needs every function's owner, a walk up the tree each.
+  let classes: string[] | undefined;
+  return Object.defineProperty(file, 'classes', {
+    get: () => {
+      if (classes) return classes;
+      classes = findKinds(root, ['class_declaration', 'abstract_class_declaration']).map(
+        (c) => c.field('name')?.text() ?? '',
+      );
+      // Objects of functions (`const utils = { clean(s) {...} }`) are called like a class's static methods.
+      for (const fn of functions) if (fn.owner && !classes.includes(fn.owner)) classes.push(fn.owner);
+      return classes;
+    },
+    enumerable: true,
+  });
 }

@@ -236,12 +236,11 @@ export function pythonFile(root: SgNode): FileIR {
     lazily(
       {
         name: fn.field('name')?.text() ?? '',
-        owner: ownerOf(fn),
         markers: decorators(fn),
         text: fn.text(),
         line: lineOf(fn),
       },
-      { params: () => params(fn), body: () => block(fn.field('body')) },
+      { params: () => params(fn), body: () => block(fn.field('body')), owner: () => ownerOf(fn) },
     ),
   );
   const classes = root.findAll({ rule: { kind: 'class_definition' } }).map((c) => c.field('name')?.text() ?? '');
