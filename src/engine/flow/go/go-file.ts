@@ -110,7 +110,7 @@ function outParams(node: SgNode, line: number): Stmt[] {
 
 function varSpec(node: SgNode, reader: Reader): Stmt[] {
   const line = lineOf(node);
-  const names = node.children().filter((c) => c.isNamed() && kindOf(c) === 'identifier');
+  const names = node.namedChildren().filter((c) => kindOf(c) === 'identifier');
   const values = named(node.field('value'));
   const type = goType(node.field('type'));
   if (values.length === 0) return names.map((n): Stmt => ({ k: 'declare', name: n.text(), type: type ?? '', line }));
@@ -289,7 +289,7 @@ export function statement(node: SgNode, reader: Reader): Stmt[] {
 function params(list: SgNode | null): Param[] {
   return named(list).flatMap((p): Param[] => {
     const type = goType(p.field('type'));
-    const names = p.children().filter((c) => c.isNamed() && kindOf(c) === 'identifier');
+    const names = p.namedChildren().filter((c) => kindOf(c) === 'identifier');
     // An unnamed parameter still takes its argument's position.
     if (names.length === 0) return [{ name: '_', type, markers: [], line: lineOf(p) }];
     return names.map((n) => ({ name: n.text(), type, markers: [], line: lineOf(p) }));

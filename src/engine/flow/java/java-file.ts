@@ -201,14 +201,15 @@ export function javaFile(root: SgNode): FileIR {
     for (const node of root.findAll({ rule: { kind } })) {
       const body = node.field('body');
       if (!body) continue;
-      const fn = {
-        name: node.field('name')?.text() ?? '',
-        owner: ownerOf(node),
-        markers: annotations(node),
-        text: node.text(),
-        line: lineOf(node),
-      };
-      functions.push(lazily(fn, { params: () => params(node), body: () => statement(body) }));
+      const fn = { name: node.field('name')?.text() ?? '', text: node.text(), line: lineOf(node) };
+      functions.push(
+        lazily(fn, {
+          params: () => params(node),
+          body: () => statement(body),
+          owner: () => ownerOf(node),
+          markers: () => annotations(node),
+        }),
+      );
     }
   }
   const globals = root.findAll({ rule: { kind: 'field_declaration' } }).flatMap(declarations);

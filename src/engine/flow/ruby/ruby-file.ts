@@ -80,12 +80,15 @@ function blockFunction(r: RubyReader, block: SgNode): FunctionIR {
   return lazily(
     {
       name: `${verb} ${path}`,
-      owner: nameOf(enclosingClass(block)),
       markers: [superclass ? `${superclass}.${verb}` : verb],
       text: block.text(),
       line: lineOf(call),
     },
-    { params: () => parameters(block.field('parameters')), body: () => bodyOf(r, block, block.field('body')) },
+    {
+      params: () => parameters(block.field('parameters')),
+      body: () => bodyOf(r, block, block.field('body')),
+      owner: () => nameOf(enclosingClass(block)),
+    },
   );
 }
 
@@ -150,12 +153,15 @@ export function rubyFile(root: SgNode): FileIR {
     lazily(
       {
         name: m.field('name')?.text() ?? '',
-        owner: nameOf(enclosingClass(m)),
         markers: [],
         text: m.text(),
         line: lineOf(m),
       },
-      { params: () => parameters(m.field('parameters')), body: () => bodyOf(r, m, m.field('body')) },
+      {
+        params: () => parameters(m.field('parameters')),
+        body: () => bodyOf(r, m, m.field('body')),
+        owner: () => nameOf(enclosingClass(m)),
+      },
     ),
   );
   functions.push(...blocks.map((b) => blockFunction(r, b)));
