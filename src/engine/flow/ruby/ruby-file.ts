@@ -1,6 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import { type FileIR, type FunctionIR, lazily, type Param, type Stmt } from '../ir.js';
-import { kindOf, lineOf, named } from '../syntax.js';
+import { kindOf, lineOf, named, nodesByKind } from '../syntax.js';
 import { rubyDotted, rubyExpr } from './ruby-expr.js';
 import { withLastValue } from './ruby-last-value.js';
 import { heredocsOf, localsOf, type RubyReader } from './ruby-reader.js';
@@ -134,12 +134,21 @@ function withCallees(functions: FunctionIR[]): void {
   }
 }
 
+/** What the file is read from, found in one search of the tree (syntax.ts). */
+const KINDS = {
+  methods: ['method', 'singleton_method'],
+  classes: ['class', 'module'],
+  heredocOpeners: ['heredoc_beginning'],
+  heredocBodies: ['heredoc_body'],
+};
+
 /** A Ruby file as the flow analysis reads it: methods, route blocks, and class and file-level code. */
 export function rubyFile(root: SgNode): FileIR {
-  const methods = root.findAll({ rule: { any: [{ kind: 'method' }, { kind: 'singleton_method' }] } });
+  const nodes = nodesByKind(root, KINDS);
+  const methods = nodes.methods;
   const blocks = functionBlocks(root);
   const r: RubyReader = {
-    heredocs: heredocsOf(root),
+    heredocs: heredocsOf(nodes.heredocOpeners, nodes.heredocBodies),
     methods: new Set(methods.map((m) => m.field('name')?.text() ?? '')),
     isLocal: () => false,
     functionBlocks: new Set(blocks.map((b) => b.id())),
@@ -166,8 +175,6 @@ export function rubyFile(root: SgNode): FileIR {
   );
   functions.push(...blocks.map((b) => blockFunction(r, b)));
   withCallees(functions);
-  const classes = root
-    .findAll({ rule: { any: [{ kind: 'class' }, { kind: 'module' }] } })
-    .flatMap((c) => nameOf(c) ?? []);
+  const classes = nodes.classes.flatMap((c) => nameOf(c) ?? []);
   return { functions, globals: statementsOf(r, root), classes, aliases: new Map() };
 }
