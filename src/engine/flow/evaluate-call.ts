@@ -197,6 +197,10 @@ const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+[/?#]|\/(?![/\\]))/i;
 /** A function or method of this file the call reaches, if the analysis may follow it. */
 function localTarget(analysis: Analysis, call: Call, receiver: Value | undefined): FunctionIR | undefined {
   if (call.isNew) return undefined;
+  // First whether the file has a function of that name at all: most calls name none, and the
+  // file's classes are read from the tree on first use.
+  const candidates = analysis.functions.get(call.name) ?? [];
+  if (candidates.length === 0) return undefined;
   const r = call.receiver;
   const local =
     r === undefined ||
@@ -205,7 +209,6 @@ function localTarget(analysis: Analysis, call: Call, receiver: Value | undefined
     (r.k === 'name' && (analysis.spec.selfNames.includes(r.name) || analysis.classes.has(r.name))) ||
     (r.k === 'call' && r.isNew === true && analysis.classes.has(r.callee.split('.').pop() ?? ''));
   if (!local) return undefined;
-  const candidates = analysis.functions.get(call.name) ?? [];
   const target =
     candidates.find(
       (f) => f.params.filter((p) => !analysis.spec.selfNames.includes(p.name)).length === call.args.length,

@@ -200,7 +200,7 @@ export function analyzeFlows(
   const analysis: Analysis = {
     spec: adapter.spec,
     functions,
-    classes: new Set(file.classes),
+    classes: new Set(),
     aliases: file.aliases,
     flows: new Map(),
     globals: new Map(),
@@ -208,6 +208,9 @@ export function analyzeFlows(
     budget: { steps: STEP_BUDGET },
     constantSinks: new Map(),
   };
+  // The file's classes are read when the analysis first asks (javascript-file.ts reads them lazily).
+  let classes: Set<string> | undefined;
+  Object.defineProperty(analysis, 'classes', { get: () => (classes ??= new Set(file.classes)) });
   analysis.globals = run(analysis, new Map(), file.globals, { returns: [] }) ?? new Map();
   // A function that reads no source (nor calls one that does) starts no flow; it is read only if a caller follows into it.
   // One whose run reaches no sink records nothing: it is not run at all. Those around a pattern

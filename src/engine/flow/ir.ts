@@ -91,13 +91,39 @@ export interface FunctionIR {
   line: number;
 }
 
-/** The function with its parameters and body read from the tree once, when first asked for. */
+/**
+ * The function with its parameters and body read from the tree once, when first asked for; its
+ * owner and markers too when given as readers (each costs native calls walking the tree, and most
+ * functions of a file are never run: a language without routes never asks for markers).
+ */
 export function lazily(
-  fn: Omit<FunctionIR, 'body' | 'params'>,
-  read: { params: () => Param[]; body: () => Stmt[] },
+  fn: Omit<FunctionIR, 'body' | 'params' | 'owner' | 'markers'> & Partial<Pick<FunctionIR, 'owner' | 'markers'>>,
+  read: {
+    params: () => Param[];
+    body: () => Stmt[];
+    owner?: (() => string | undefined) | undefined;
+    markers?: (() => string[]) | undefined;
+  },
 ): FunctionIR {
   let params: Param[] | undefined;
   let body: Stmt[] | undefined;
+  const { owner, markers } = read;
+  if (owner) {
+    let read = false;
+    let value: string | undefined;
+    const get = (): string | undefined => {
+      if (!read) {
+        value = owner();
+        read = true;
+      }
+      return value;
+    };
+    Object.defineProperty(fn, 'owner', { get, enumerable: true });
+  }
+  if (markers) {
+    let value: string[] | undefined;
+    Object.defineProperty(fn, 'markers', { get: () => (value ??= markers()), enumerable: true });
+  }
   Object.defineProperty(fn, 'params', { get: () => (params ??= read.params()), enumerable: true });
   return Object.defineProperty(fn, 'body', { get: () => (body ??= read.body()), enumerable: true }) as FunctionIR;
 }

@@ -9,7 +9,7 @@ import {
   type Stmt,
   type Target,
 } from '../ir.js';
-import { kindOf, lineOf, named } from '../syntax.js';
+import { kindOf, lineOf, named, nodesByKind } from '../syntax.js';
 import { goCondition, LocalChecks } from './go-condition.js';
 import { goDotted, goExpr, goType } from './go-expr.js';
 
@@ -110,7 +110,7 @@ function outParams(node: SgNode, line: number): Stmt[] {
 
 function varSpec(node: SgNode, reader: Reader): Stmt[] {
   const line = lineOf(node);
-  const names = node.children().filter((c) => c.isNamed() && kindOf(c) === 'identifier');
+  const names = node.namedChildren().filter((c) => kindOf(c) === 'identifier');
   const values = named(node.field('value'));
   const type = goType(node.field('type'));
   if (values.length === 0) return names.map((n): Stmt => ({ k: 'declare', name: n.text(), type: type ?? '', line }));
@@ -289,16 +289,16 @@ export function statement(node: SgNode, reader: Reader): Stmt[] {
 function params(list: SgNode | null): Param[] {
   return named(list).flatMap((p): Param[] => {
     const type = goType(p.field('type'));
-    const names = p.children().filter((c) => c.isNamed() && kindOf(c) === 'identifier');
+    const names = p.namedChildren().filter((c) => kindOf(c) === 'identifier');
     // An unnamed parameter still takes its argument's position.
     if (names.length === 0) return [{ name: '_', type, markers: [], line: lineOf(p) }];
     return names.map((n) => ({ name: n.text(), type, markers: [], line: lineOf(p) }));
   });
 }
 
-function imports(root: SgNode): Map<string, string> {
+function imports(specs: SgNode[]): Map<string, string> {
   const aliases = new Map<string, string>();
-  for (const spec of root.findAll({ rule: { kind: 'import_spec' } })) {
+  for (const spec of specs) {
     const alias = spec.field('name')?.text();
     const path = spec.field('path')?.text().slice(1, -1);
     // `import nethttp "net/http"`: the alias stands for the package's own name.
@@ -311,9 +311,18 @@ function imports(root: SgNode): Map<string, string> {
   return aliases;
 }
 
+/** What the file is read from, found in one search of the tree (syntax.ts). */
+const KINDS = {
+  declared: ['function_declaration', 'method_declaration'],
+  literals: ['func_literal'],
+  types: ['type_spec'],
+  imports: ['import_spec'],
+};
+
 /** A Go file as the flow analysis reads it: functions, methods and function literals, and package-level declarations. */
 export function goFile(root: SgNode): FileIR {
-  const declared = root.findAll({ rule: { any: [{ kind: 'function_declaration' }, { kind: 'method_declaration' }] } });
+  const nodes = nodesByKind(root, KINDS);
+  const declared = nodes.declared;
   const reader: Reader = {
     functions: new Set(
       declared.filter((d) => kindOf(d) === 'function_declaration').map((d) => d.field('name')?.text() ?? ''),
@@ -323,7 +332,7 @@ export function goFile(root: SgNode): FileIR {
     ),
     checks: new LocalChecks(),
   };
-  const functions: FunctionIR[] = [...declared, ...root.findAll({ rule: { kind: 'func_literal' } })].flatMap((node) => {
+  const functions: FunctionIR[] = [...declared, ...nodes.literals].flatMap((node) => {
     const body = node.field('body');
     if (!body) return [];
     const receiver = kindOf(node) === 'method_declaration' ? named(node.field('receiver'))[0] : undefined;
@@ -356,8 +365,8 @@ export function goFile(root: SgNode): FileIR {
     .flatMap((c) => statement(c, reader));
   // A method's receiver type is the file's too when the type is declared in another file of the package.
   const classes = [
-    ...root.findAll({ rule: { kind: 'type_spec' } }).map((t) => t.field('name')?.text() ?? ''),
+    ...nodes.types.map((t) => t.field('name')?.text() ?? ''),
     ...functions.flatMap((f) => (f.owner ? [f.owner] : [])),
   ];
-  return { functions, globals, classes, aliases: imports(root) };
+  return { functions, globals, classes, aliases: imports(nodes.imports) };
 }

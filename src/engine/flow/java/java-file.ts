@@ -1,6 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import { type Case, type FileIR, type FunctionIR, lazily, type Param, type Stmt, type Target } from '../ir.js';
-import { kindOf, lineOf, named } from '../syntax.js';
+import { kindOf, lineOf, named, nodesByKind } from '../syntax.js';
 import { javaExpr, typeName } from './java-expr.js';
 
 /** Annotation names on a declaration's modifiers (`RequestParam`, `GetMapping`). */
@@ -194,28 +194,35 @@ function ownerOf(node: SgNode): string {
   return '';
 }
 
+/** What the file is read from, found in one search of the tree (syntax.ts). */
+const KINDS = {
+  methods: ['method_declaration'],
+  constructors: ['constructor_declaration'],
+  fields: ['field_declaration'],
+  classes: ['class_declaration', 'enum_declaration', 'record_declaration'],
+};
+
 /** A Java file as the flow analysis reads it: every method and constructor, and class fields. */
 export function javaFile(root: SgNode): FileIR {
+  const nodes = nodesByKind(root, KINDS);
   const functions: FunctionIR[] = [];
-  for (const kind of ['method_declaration', 'constructor_declaration']) {
-    for (const node of root.findAll({ rule: { kind } })) {
+  // Methods first, then constructors: the order the functions are run in.
+  for (const list of [nodes.methods, nodes.constructors]) {
+    for (const node of list) {
       const body = node.field('body');
       if (!body) continue;
-      const fn = {
-        name: node.field('name')?.text() ?? '',
-        owner: ownerOf(node),
-        markers: annotations(node),
-        text: node.text(),
-        line: lineOf(node),
-      };
-      functions.push(lazily(fn, { params: () => params(node), body: () => statement(body) }));
+      const fn = { name: node.field('name')?.text() ?? '', text: node.text(), line: lineOf(node) };
+      functions.push(
+        lazily(fn, {
+          params: () => params(node),
+          body: () => statement(body),
+          owner: () => ownerOf(node),
+          markers: () => annotations(node),
+        }),
+      );
     }
   }
-  const globals = root.findAll({ rule: { kind: 'field_declaration' } }).flatMap(declarations);
-  const classes = root
-    .findAll({
-      rule: { any: [{ kind: 'class_declaration' }, { kind: 'enum_declaration' }, { kind: 'record_declaration' }] },
-    })
-    .map((c) => c.field('name')?.text() ?? '');
+  const globals = nodes.fields.flatMap(declarations);
+  const classes = nodes.classes.map((c) => c.field('name')?.text() ?? '');
   return { functions, globals, classes, aliases: new Map() };
 }

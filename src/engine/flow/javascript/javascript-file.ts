@@ -141,10 +141,13 @@ function registeredWith(fn: SgNode): string[] {
 
 const unquote = (text: string): string => text.replace(/^['"`]|['"`]$/g, '').replace(/^node:/, '');
 
+/** `require('x')` as the callee: the calls a module is bound from. */
+const REQUIRE_CALL = { kind: 'call_expression', has: { field: 'function', kind: 'identifier', regex: '^require$' } };
+
 /** Names bound by imports and requires to what they name (`exec` -> `child_process.exec`). */
-function imports(root: SgNode): Map<string, string> {
+function imports(importNodes: SgNode[], requireCalls: SgNode[]): Map<string, string> {
   const aliases = new Map<string, string>();
-  for (const node of root.findAll({ rule: { kind: 'import_statement' } })) {
+  for (const node of importNodes) {
     const module = unquote(node.field('source')?.text() ?? '');
     const clause = named(node).find((c) => kindOf(c) === 'import_clause');
     for (const part of named(clause)) {
@@ -164,9 +167,7 @@ function imports(root: SgNode): Map<string, string> {
   }
   // `const cp = require('child_process')`, `const { exec } = require('child_process')`.
   // Found from the `require(...)` calls up: a regular expression on every declarator's value costs far more.
-  for (const value of root.findAll({
-    rule: { kind: 'call_expression', has: { field: 'function', kind: 'identifier', regex: '^require$' } },
-  })) {
+  for (const value of requireCalls) {
     let path = '';
     let decl = value.parent();
     while (decl && kindOf(decl) === 'member_expression') {
@@ -192,9 +193,9 @@ function imports(root: SgNode): Map<string, string> {
 }
 
 /** Class fields with a value, as writes to `this.name` (or `Class.name` when static), run before each method. */
-function classFields(root: SgNode): Stmt[] {
+function classFields(fields: SgNode[]): Stmt[] {
   const out: Stmt[] = [];
-  for (const field of findKinds(root, ['public_field_definition', 'field_definition'])) {
+  for (const field of fields) {
     if (kindOf(field.parent()) !== 'class_body') continue;
     const value = field.field('value');
     const name = (field.field('name') ?? field.field('property'))?.text();
@@ -207,27 +208,84 @@ function classFields(root: SgNode): Stmt[] {
   return out;
 }
 
+const FIELD_KINDS = ['public_field_definition', 'field_definition'];
+
+interface Nodes {
+  functions: SgNode[];
+  fields: SgNode[];
+  imports: SgNode[];
+  requires: SgNode[];
+}
+
+/**
+ * The nodes the file is read from, in one search of the tree instead of four (each walks the
+ * whole tree): the query holds every kind the grammar has (JavaScript has no
+ * `public_field_definition`, TypeScript may lack `field_definition`), as `findKinds` would keep.
+ * Each node's kind tells its list; each list is in tree order, as its own search returned it.
+ */
+function nodesOf(root: SgNode): Nodes {
+  for (const fieldKinds of [FIELD_KINDS, ['field_definition'], ['public_field_definition']]) {
+    let found: SgNode[];
+    try {
+      found = root.findAll({
+        rule: {
+          any: [...[...FUNCTION_KINDS, ...fieldKinds, 'import_statement'].map((kind) => ({ kind })), REQUIRE_CALL],
+        },
+      });
+    } catch {
+      continue;
+    }
+    const nodes: Nodes = { functions: [], fields: [], imports: [], requires: [] };
+    for (const node of found) {
+      const kind = kindOf(node);
+      if (kind === 'import_statement') nodes.imports.push(node);
+      else if (kind === 'call_expression') nodes.requires.push(node);
+      else if (fieldKinds.includes(kind)) nodes.fields.push(node);
+      else nodes.functions.push(node);
+    }
+    return nodes;
+  }
+  return {
+    functions: findKinds(root, FUNCTION_KINDS),
+    fields: findKinds(root, FIELD_KINDS),
+    imports: root.findAll({ rule: { kind: 'import_statement' } }),
+    requires: root.findAll({ rule: REQUIRE_CALL }),
+  };
+}
+
 /** A JavaScript or TypeScript file as the flow analysis reads it: every function, method and callback, and module-level code. */
 export function javascriptFile(root: SgNode): FileIR {
-  const functions: FunctionIR[] = findKinds(root, FUNCTION_KINDS).map((fn) => {
-    const markers = kindOf(fn) === 'method_definition' ? memberDecorators(fn) : registeredWith(fn);
-    return lazily(
-      { name: nameOf(fn), owner: ownerOf(fn), markers, text: fn.text(), line: lineOf(fn) },
+  const nodes = nodesOf(root);
+  const functions: FunctionIR[] = nodes.functions.map((fn) =>
+    lazily(
+      { name: nameOf(fn), text: fn.text(), line: lineOf(fn) },
       {
         params: () => readParams(fn).params,
         body: () => [...readParams(fn).prologue, ...readBody(fn)],
+        owner: () => ownerOf(fn),
+        markers: () => (kindOf(fn) === 'method_definition' ? memberDecorators(fn) : registeredWith(fn)),
       },
-    );
-  });
-  const classes = findKinds(root, ['class_declaration', 'abstract_class_declaration']).map(
-    (c) => c.field('name')?.text() ?? '',
+    ),
   );
-  // Objects of functions (`const utils = { clean(s) {...} }`) are called like a class's static methods.
-  for (const fn of functions) if (fn.owner && !classes.includes(fn.owner)) classes.push(fn.owner);
-  return {
+  const file: FileIR = {
     functions,
-    globals: [...named(root).flatMap(statement), ...classFields(root)],
-    classes,
-    aliases: imports(root),
+    globals: [...named(root).flatMap(statement), ...classFields(nodes.fields)],
+    classes: [],
+    aliases: imports(nodes.imports, nodes.requires),
   };
+  // Read when the analysis first asks (a call on a receiver naming one of the file's functions):
+  // it needs every function's owner, a walk up the tree each.
+  let classes: string[] | undefined;
+  return Object.defineProperty(file, 'classes', {
+    get: () => {
+      if (classes) return classes;
+      classes = findKinds(root, ['class_declaration', 'abstract_class_declaration']).map(
+        (c) => c.field('name')?.text() ?? '',
+      );
+      // Objects of functions (`const utils = { clean(s) {...} }`) are called like a class's static methods.
+      for (const fn of functions) if (fn.owner && !classes.includes(fn.owner)) classes.push(fn.owner);
+      return classes;
+    },
+    enumerable: true,
+  });
 }

@@ -9,7 +9,7 @@ import {
   type Stmt,
   type Target,
 } from '../ir.js';
-import { kindOf, lineOf, named } from '../syntax.js';
+import { kindOf, lineOf, named, nodesByKind } from '../syntax.js';
 import { pythonDotted, pythonExpr } from './python-expr.js';
 
 function target(node: SgNode): Target | undefined {
@@ -211,9 +211,9 @@ function ownerOf(node: SgNode): string | undefined {
   return undefined;
 }
 
-function imports(root: SgNode): Map<string, string> {
+function imports(fromImports: SgNode[], aliasedImports: SgNode[]): Map<string, string> {
   const aliases = new Map<string, string>();
-  for (const node of root.findAll({ rule: { kind: 'import_from_statement' } })) {
+  for (const node of fromImports) {
     const module = node.field('module_name')?.text() ?? '';
     for (const n of named(node).slice(1)) {
       const [name, alias] =
@@ -221,7 +221,7 @@ function imports(root: SgNode): Map<string, string> {
       if (name) aliases.set(alias ?? name, `${module}.${name}`);
     }
   }
-  for (const node of root.findAll({ rule: { kind: 'aliased_import' } })) {
+  for (const node of aliasedImports) {
     if (kindOf(node.parent()) !== 'import_statement') continue;
     const name = node.field('name')?.text();
     const alias = node.field('alias')?.text();
@@ -230,20 +230,33 @@ function imports(root: SgNode): Map<string, string> {
   return aliases;
 }
 
+/** What the file is read from, found in one search of the tree (syntax.ts). */
+const KINDS = {
+  functions: ['function_definition'],
+  classes: ['class_definition'],
+  fromImports: ['import_from_statement'],
+  aliasedImports: ['aliased_import'],
+};
+
 /** A Python file as the flow analysis reads it: every function and method, and module-level code. */
 export function pythonFile(root: SgNode): FileIR {
-  const functions: FunctionIR[] = root.findAll({ rule: { kind: 'function_definition' } }).map((fn) =>
+  const nodes = nodesByKind(root, KINDS);
+  const functions: FunctionIR[] = nodes.functions.map((fn) =>
     lazily(
       {
         name: fn.field('name')?.text() ?? '',
-        owner: ownerOf(fn),
         markers: decorators(fn),
         text: fn.text(),
         line: lineOf(fn),
       },
-      { params: () => params(fn), body: () => block(fn.field('body')) },
+      { params: () => params(fn), body: () => block(fn.field('body')), owner: () => ownerOf(fn) },
     ),
   );
-  const classes = root.findAll({ rule: { kind: 'class_definition' } }).map((c) => c.field('name')?.text() ?? '');
-  return { functions, globals: named(root).flatMap(statement), classes, aliases: imports(root) };
+  const classes = nodes.classes.map((c) => c.field('name')?.text() ?? '');
+  return {
+    functions,
+    globals: named(root).flatMap(statement),
+    classes,
+    aliases: imports(nodes.fromImports, nodes.aliasedImports),
+  };
 }

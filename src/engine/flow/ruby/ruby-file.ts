@@ -1,6 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import { type FileIR, type FunctionIR, lazily, type Param, type Stmt } from '../ir.js';
-import { kindOf, lineOf, named } from '../syntax.js';
+import { kindOf, lineOf, named, nodesByKind } from '../syntax.js';
 import { rubyDotted, rubyExpr } from './ruby-expr.js';
 import { withLastValue } from './ruby-last-value.js';
 import { heredocsOf, localsOf, type RubyReader } from './ruby-reader.js';
@@ -80,12 +80,15 @@ function blockFunction(r: RubyReader, block: SgNode): FunctionIR {
   return lazily(
     {
       name: `${verb} ${path}`,
-      owner: nameOf(enclosingClass(block)),
       markers: [superclass ? `${superclass}.${verb}` : verb],
       text: block.text(),
       line: lineOf(call),
     },
-    { params: () => parameters(block.field('parameters')), body: () => bodyOf(r, block, block.field('body')) },
+    {
+      params: () => parameters(block.field('parameters')),
+      body: () => bodyOf(r, block, block.field('body')),
+      owner: () => nameOf(enclosingClass(block)),
+    },
   );
 }
 
@@ -131,12 +134,21 @@ function withCallees(functions: FunctionIR[]): void {
   }
 }
 
+/** What the file is read from, found in one search of the tree (syntax.ts). */
+const KINDS = {
+  methods: ['method', 'singleton_method'],
+  classes: ['class', 'module'],
+  heredocOpeners: ['heredoc_beginning'],
+  heredocBodies: ['heredoc_body'],
+};
+
 /** A Ruby file as the flow analysis reads it: methods, route blocks, and class and file-level code. */
 export function rubyFile(root: SgNode): FileIR {
-  const methods = root.findAll({ rule: { any: [{ kind: 'method' }, { kind: 'singleton_method' }] } });
+  const nodes = nodesByKind(root, KINDS);
+  const methods = nodes.methods;
   const blocks = functionBlocks(root);
   const r: RubyReader = {
-    heredocs: heredocsOf(root),
+    heredocs: heredocsOf(nodes.heredocOpeners, nodes.heredocBodies),
     methods: new Set(methods.map((m) => m.field('name')?.text() ?? '')),
     isLocal: () => false,
     functionBlocks: new Set(blocks.map((b) => b.id())),
@@ -150,18 +162,19 @@ export function rubyFile(root: SgNode): FileIR {
     lazily(
       {
         name: m.field('name')?.text() ?? '',
-        owner: nameOf(enclosingClass(m)),
         markers: [],
         text: m.text(),
         line: lineOf(m),
       },
-      { params: () => parameters(m.field('parameters')), body: () => bodyOf(r, m, m.field('body')) },
+      {
+        params: () => parameters(m.field('parameters')),
+        body: () => bodyOf(r, m, m.field('body')),
+        owner: () => nameOf(enclosingClass(m)),
+      },
     ),
   );
   functions.push(...blocks.map((b) => blockFunction(r, b)));
   withCallees(functions);
-  const classes = root
-    .findAll({ rule: { any: [{ kind: 'class' }, { kind: 'module' }] } })
-    .flatMap((c) => nameOf(c) ?? []);
+  const classes = nodes.classes.flatMap((c) => nameOf(c) ?? []);
   return { functions, globals: statementsOf(r, root), classes, aliases: new Map() };
 }

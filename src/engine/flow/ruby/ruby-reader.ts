@@ -68,11 +68,9 @@ export function freshName(reader: RubyReader): string {
 }
 
 /** Heredoc openers paired with their bodies: bodies follow in the order their openers appear. */
-export function heredocsOf(root: SgNode): Map<number, SgNode> {
+export function heredocsOf(openers: SgNode[], bodies: SgNode[]): Map<number, SgNode> {
   const out = new Map<number, SgNode>();
-  const openers = root.findAll({ rule: { kind: 'heredoc_beginning' } });
   if (openers.length === 0) return out;
-  const bodies = root.findAll({ rule: { kind: 'heredoc_body' } });
   const byStart = (a: SgNode, b: SgNode) => a.range().start.index - b.range().start.index;
   openers.sort(byStart);
   bodies.sort(byStart);
