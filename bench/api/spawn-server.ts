@@ -17,7 +17,23 @@ export interface SpawnOptions {
   /** stdout and stderr go here: a file, as a production log collector would take them. */
   logFile: string;
   timeoutMs?: number;
+  /** The working directory (`npm start` reads the package.json there). */
+  cwd?: string;
+  /**
+   * Run it in a process group of its own and stop the whole group: `npm start` runs the server
+   * under `sh -c` and does not pass SIGTERM on to it.
+   */
+  group?: boolean;
 }
+
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => {
@@ -25,11 +41,20 @@ const exited = (child: ChildProcess) =>
     else child.once('exit', (code) => resolve(code));
   });
 
-/** Starts `node <args>` and waits until `readyUrl` answers 200 (polled every 10 ms). */
+/** Starts `node <args>` (in `cwd` when given) and waits until `readyUrl` answers 200 (polled every 10 ms). */
 export async function spawnServer(options: SpawnOptions): Promise<SpawnedServer> {
   const log = openSync(options.logFile, 'a');
   const started = performance.now();
-  const child = spawn(process.execPath, options.args, { env: options.env, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, options.args, {
+    env: options.env,
+    stdio: ['ignore', log, log],
+    cwd: options.cwd,
+    detached: options.group === true,
+  });
+  const kill = (signal: NodeJS.Signals) => {
+    if (options.group && child.pid !== undefined && groupAlive(child.pid)) process.kill(-child.pid, signal);
+    else child.kill(signal);
+  };
   closeSync(log);
   const exit = exited(child);
   let gone = false;
@@ -40,7 +65,7 @@ export async function spawnServer(options: SpawnOptions): Promise<SpawnedServer>
   for (;;) {
     if (gone) throw new Error(`server exited with ${child.exitCode} before it was ready; see ${options.logFile}`);
     if (performance.now() > deadline) {
-      child.kill('SIGKILL');
+      kill('SIGKILL');
       throw new Error(`server not ready after ${options.timeoutMs ?? 60_000} ms; see ${options.logFile}`);
     }
     const ok = await fetch(options.readyUrl, { signal: AbortSignal.timeout(1000) }).then(
@@ -56,9 +81,13 @@ export async function spawnServer(options: SpawnOptions): Promise<SpawnedServer>
     pid: child.pid,
     startupMs,
     async stop() {
-      if (!gone) child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      if (!gone || options.group) kill('SIGTERM');
+      const timer = setTimeout(() => kill('SIGKILL'), 30_000);
       const code = await exit;
+      // The group's other members (the server under npm) end on the same signal: wait for them.
+      while (options.group && child.pid !== undefined && groupAlive(child.pid)) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
       clearTimeout(timer);
       return code;
     },
