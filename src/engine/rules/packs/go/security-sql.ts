@@ -115,6 +115,9 @@ export const sqlInjectionRule: Rule = {
   cvss: 9.8,
 };
 
+/** A condition built from data that compares something: `"email = '" + email + "'"`. */
+const CONDITION = { ...formattedQuery, regex: '(?i)(=|<|>|\\blike\\b|\\bin\\b|\\bis\\b)' };
+
 export const gormSqlInjectionRule: Rule = {
   id: 'go.gorm-sql-injection',
   languages: ['go'],
@@ -132,7 +135,13 @@ export const gormSqlInjectionRule: Rule = {
           has: { field: 'field', regex: '^(Where|Or|Not|Having|Joins)$' },
         },
       },
-      argument(1, { ...formattedQuery, regex: '(?i)(=|<|>|\\blike\\b|\\bin\\b|\\bis\\b)' }),
+      argument(1, {
+        any: [
+          CONDITION,
+          // Built in a variable first: `cond := fmt.Sprintf("email = '%s'", email); db.Where(cond)`.
+          assignedFrom({ ...CONDITION, not: { regex: '\\?' } }, '$COND'),
+        ],
+      }),
     ],
   },
   cwe: 'CWE-89',
