@@ -148,7 +148,8 @@ export class RedlineClient {
     this.#maxRetries = options.maxRetries ?? 3;
     this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 3_600_000;
     this.#userAgent = options.userAgent ?? 'redline-client';
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    // Called through a function: a browser's fetch refuses to run as another object's method.
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#sleep = options.sleep ?? defaultSleep;
     this.#now = options.now ?? Date.now;
   }
