@@ -138,10 +138,15 @@ function reviewTable(reviews: Review[], mode: string): HTMLElement {
           'tr',
           {},
           h('td', {}, h('a', { href }, pr.title ? `${pr.title} ` : '', h('span', { class: 'muted' }, name))),
-          h('td', {}, h('span', { class: `badge status-${review.status}` }, review.status.replace('_', ' '))),
-          h('td', {}, review.score === null ? '—' : String(review.score)),
-          h('td', {}, review.stats ? String(review.stats.comments_count) : '—'),
-          h('td', {}, when(review.created_at)),
+          // data-label: the column's name, shown beside the value when the table is one column (360 px).
+          h(
+            'td',
+            { 'data-label': 'Status' },
+            h('span', { class: `badge status-${review.status}` }, review.status.replace('_', ' ')),
+          ),
+          h('td', { 'data-label': 'Score' }, review.score === null ? '—' : String(review.score)),
+          h('td', { 'data-label': 'Issues' }, review.stats ? String(review.stats.comments_count) : '—'),
+          h('td', { 'data-label': 'Created' }, when(review.created_at)),
         );
       }),
     ),
