@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { issueSignInLink } from '../../src/auth/dashboard-sessions.js';
+import { freePort } from '../helpers/private-postgres.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** The real server on a free port of 127.0.0.1, serving a dashboard built for this run. */
@@ -12,15 +12,6 @@ export interface DashboardServer {
   /** A one-time sign-in link for the user, as `redline dashboard-link` prints it. */
   signInLink(userId: string): Promise<string>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 export async function startDashboardServer(env: Record<string, string> = {}): Promise<DashboardServer> {
