@@ -2394,9 +2394,9 @@ var require_timers = __commonJS({
        * before the specified function or code is executed.
        * @param {*} arg
        */
-      constructor(callback, delay3, arg) {
+      constructor(callback, delay2, arg) {
         this._onTimeout = callback;
-        this._idleTimeout = delay3;
+        this._idleTimeout = delay2;
         this._timerArg = arg;
         this.refresh();
       }
@@ -2441,8 +2441,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {NodeJS.Timeout|FastTimer}
        */
-      setTimeout(callback, delay3, arg) {
-        return delay3 <= RESOLUTION_MS ? setTimeout(callback, delay3, arg) : new FastTimer(callback, delay3, arg);
+      setTimeout(callback, delay2, arg) {
+        return delay2 <= RESOLUTION_MS ? setTimeout(callback, delay2, arg) : new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated Timer previously created
@@ -2468,8 +2468,8 @@ var require_timers = __commonJS({
        * when the timer expires.
        * @returns {FastTimer}
        */
-      setFastTimeout(callback, delay3, arg) {
-        return new FastTimer(callback, delay3, arg);
+      setFastTimeout(callback, delay2, arg) {
+        return new FastTimer(callback, delay2, arg);
       },
       /**
        * The clearTimeout method cancels an instantiated FastTimer previously
@@ -2495,8 +2495,8 @@ var require_timers = __commonJS({
        * @deprecated
        * @param {number} [delay=0] The delay in milliseconds to add to the now value.
        */
-      tick(delay3 = 0) {
-        fastNow += delay3 - RESOLUTION_MS + 1;
+      tick(delay2 = 0) {
+        fastNow += delay2 - RESOLUTION_MS + 1;
         onTick();
         onTick();
       },
@@ -5895,21 +5895,21 @@ var require_client_h1 = __commonJS({
         this.connection = "";
         this.maxResponseSize = client[kMaxResponseSize];
       }
-      setTimeout(delay3, type) {
-        if (delay3 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
+      setTimeout(delay2, type) {
+        if (delay2 !== this.timeoutValue || type & USE_FAST_TIMER ^ this.timeoutType & USE_FAST_TIMER) {
           if (this.timeout) {
             timers.clearTimeout(this.timeout);
             this.timeout = null;
           }
-          if (delay3) {
+          if (delay2) {
             if (type & USE_FAST_TIMER) {
-              this.timeout = timers.setFastTimeout(onParserTimeout, delay3, new WeakRef(this));
+              this.timeout = timers.setFastTimeout(onParserTimeout, delay2, new WeakRef(this));
             } else {
-              this.timeout = setTimeout(onParserTimeout, delay3, new WeakRef(this));
+              this.timeout = setTimeout(onParserTimeout, delay2, new WeakRef(this));
               this.timeout.unref();
             }
           }
-          this.timeoutValue = delay3;
+          this.timeoutValue = delay2;
         } else if (this.timeout) {
           if (this.timeout.refresh) {
             this.timeout.refresh();
@@ -10862,7 +10862,7 @@ var require_mock_utils = __commonJS({
       if (mockDispatch2.data.callback) {
         mockDispatch2.data = { ...mockDispatch2.data, ...mockDispatch2.data.callback(opts) };
       }
-      const { data: { statusCode, data, headers, trailers, error: error63 }, delay: delay3, persist } = mockDispatch2;
+      const { data: { statusCode, data, headers, trailers, error: error63 }, delay: delay2, persist } = mockDispatch2;
       const { timesInvoked, times } = mockDispatch2;
       mockDispatch2.consumed = !persist && timesInvoked >= times;
       mockDispatch2.pending = timesInvoked < times;
@@ -10871,10 +10871,10 @@ var require_mock_utils = __commonJS({
         handler2.onError(error63);
         return true;
       }
-      if (typeof delay3 === "number" && delay3 > 0) {
+      if (typeof delay2 === "number" && delay2 > 0) {
         setTimeout(() => {
           handleReply(this[kDispatches]);
-        }, delay3);
+        }, delay2);
       } else {
         handleReply(this[kDispatches]);
       }
@@ -18303,7 +18303,7 @@ var require_util8 = __commonJS({
       }
       return true;
     }
-    function delay3(ms) {
+    function delay2(ms) {
       return new Promise((resolve) => {
         setTimeout(resolve, ms).unref();
       });
@@ -18311,7 +18311,7 @@ var require_util8 = __commonJS({
     module.exports = {
       isValidLastEventId,
       isASCIINumber,
-      delay: delay3
+      delay: delay2
     };
   }
 });
@@ -18733,7 +18733,7 @@ var require_eventsource = __commonJS({
     var { parseMIMEType } = require_data_url();
     var { createFastMessageEvent } = require_events();
     var { isNetworkError } = require_response();
-    var { delay: delay3 } = require_util8();
+    var { delay: delay2 } = require_util8();
     var { kEnumerableProperty } = require_util();
     var { environmentSettingsObject } = require_util2();
     var { getGlobalDispatcher } = require_global2();
@@ -18906,7 +18906,7 @@ var require_eventsource = __commonJS({
         if (this.#readyState === CLOSED) return;
         this.#readyState = CONNECTING;
         this.dispatchEvent(new Event("error"));
-        await delay3(this.#state.reconnectionTime);
+        await delay2(this.#state.reconnectionTime);
         if (this.#readyState !== CONNECTING) return;
         if (this.#state.lastEventId.length) {
           this.#request.headersList.set("last-event-id", this.#state.lastEventId, true);
@@ -24765,7 +24765,7 @@ var coreIo = {
 };
 
 // src/action/run-action.ts
-import { setTimeout as delay2 } from "node:timers/promises";
+import { setTimeout as delay } from "node:timers/promises";
 
 // src/client/redline-api-error.ts
 var RedlineApiError = class extends Error {
@@ -24792,9 +24792,6 @@ var RedlineApiError = class extends Error {
     return `${this.message}${field} (${facts})`;
   }
 };
-
-// src/client/redline-client.ts
-import { setTimeout as delay } from "node:timers/promises";
 
 // node_modules/zod/v4/classic/external.js
 var external_exports = {};
@@ -44585,6 +44582,21 @@ var paginationSchema = external_exports.looseObject({
   next_cursor: external_exports.string().nullable().optional(),
   prev_cursor: external_exports.string().nullable().optional()
 });
+var apiTokenSchema = external_exports.looseObject({
+  id: external_exports.string(),
+  name: external_exports.string(),
+  scopes: external_exports.array(external_exports.string()),
+  mode: external_exports.enum(["live", "test"]),
+  created_at: external_exports.string(),
+  expires_at: external_exports.string(),
+  last_used: external_exports.string().nullable().optional()
+});
+var createdApiTokenSchema = apiTokenSchema.extend({ token: external_exports.string() });
+var sessionSchema = external_exports.looseObject({
+  user: external_exports.looseObject({ id: external_exports.string(), username: external_exports.string(), plan: external_exports.string() }),
+  csrf_token: external_exports.string(),
+  expires_at: external_exports.string()
+});
 
 // src/client/retry-delay.ts
 function backoffMs(attempt) {
@@ -44604,12 +44616,22 @@ function hintedDelayMs(status, headers, nowMs) {
 
 // src/client/redline-client.ts
 var API_VERSION = "2026-11-01";
-var defaultSleep = async (ms, signal) => {
-  await delay(ms, void 0, signal ? { signal } : void 0);
-};
+var defaultSleep = (ms, signal) => new Promise((resolve, reject) => {
+  if (signal?.aborted) return reject(signal.reason);
+  const timer = setTimeout(() => {
+    signal?.removeEventListener("abort", onAbort);
+    resolve();
+  }, ms);
+  const onAbort = () => {
+    clearTimeout(timer);
+    reject(signal?.reason);
+  };
+  signal?.addEventListener("abort", onAbort, { once: true });
+});
 var RedlineClient = class {
   baseUrl;
   #apiKey;
+  #headers;
   #apiVersion;
   #timeoutMs;
   #maxRetries;
@@ -44621,12 +44643,13 @@ var RedlineClient = class {
   constructor(options) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.#apiKey = options.apiKey;
+    this.#headers = options.headers ?? {};
     this.#apiVersion = options.apiVersion ?? API_VERSION;
     this.#timeoutMs = options.timeoutMs ?? 3e4;
     this.#maxRetries = options.maxRetries ?? 3;
     this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 36e5;
     this.#userAgent = options.userAgent ?? "redline-client";
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#fetch = options.fetch ?? ((input3, init) => globalThis.fetch(input3, init));
     this.#sleep = options.sleep ?? defaultSleep;
     this.#now = options.now ?? Date.now;
   }
@@ -44697,6 +44720,56 @@ var RedlineClient = class {
     const path = `/reviews/${encodeURIComponent(id)}/${action}`;
     return (await this.#request({ method: "POST", path, signal: options.signal, schema: reviewStatusSchema })).data;
   }
+  /** The browser's dashboard session (its cookie), with the CSRF token to send on changes. */
+  async getSession(options = {}) {
+    const spec = { method: "GET", path: "/api/auth/session", unwrapped: true, schema: sessionSchema };
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+  /** Opens a dashboard session with the code of a `redline dashboard-link` link (single use). */
+  async openSession(signInCode, options = {}) {
+    const body = { sign_in_code: signInCode };
+    const spec = { method: "POST", path: "/api/auth/session", unwrapped: true, schema: sessionSchema };
+    return (await this.#request({ ...spec, body, signal: options.signal })).data;
+  }
+  /** Ends the dashboard session on the server (the CSRF token must be in `headers`). */
+  async signOut(options = {}) {
+    await this.#request({
+      method: "DELETE",
+      path: "/api/auth/session",
+      noContent: true,
+      signal: options.signal,
+      schema: external_exports.unknown()
+    });
+  }
+  /** Where to send the browser for GitHub sign-in; with `dashboard`, it comes back to /app/ signed in. */
+  async githubSignInUrl(dashboard, options = {}) {
+    const path = `/api/auth/scm${dashboard ? "?dashboard=true" : ""}`;
+    const schema2 = external_exports.looseObject({ redirect_url: external_exports.string() });
+    return (await this.#request({ method: "GET", path, unwrapped: true, signal: options.signal, schema: schema2 })).data.redirect_url;
+  }
+  /** Spec 4.1: your API tokens (no values). Needs the sign-in JWT or a dashboard session. */
+  async listTokens(options = {}) {
+    const schema2 = external_exports.looseObject({ tokens: apiTokenSchema.array() });
+    const answer = await this.#request({
+      method: "GET",
+      path: "/api/auth/tokens",
+      unwrapped: true,
+      signal: options.signal,
+      schema: schema2
+    });
+    return answer.data.tokens;
+  }
+  /** Spec 4.1: a new token; `token` is its value, in this answer only. */
+  async createToken(input3, options = {}) {
+    const path = "/api/auth/tokens";
+    const schema2 = createdApiTokenSchema;
+    return (await this.#request({ method: "POST", path, body: input3, unwrapped: true, signal: options.signal, schema: schema2 })).data;
+  }
+  async revokeToken(id, options = {}) {
+    const path = `/api/auth/tokens/${encodeURIComponent(id)}`;
+    const schema2 = external_exports.looseObject({ success: external_exports.boolean() });
+    await this.#request({ method: "DELETE", path, unwrapped: true, signal: options.signal, schema: schema2 });
+  }
   async #request(spec) {
     for (let attempt = 0; ; attempt++) {
       const result = await this.#attempt(spec);
@@ -44715,16 +44788,17 @@ var RedlineClient = class {
   /** One HTTP exchange, the body read inside the same timeout; a failure to get an answer is returned. */
   async #attempt(spec) {
     if (spec.signal?.aborted) throw aborted2(spec, spec.signal.reason);
-    const url2 = new URL(`${this.baseUrl}${spec.path}`);
+    const url2 = spec.path.startsWith("/api/") ? new URL(spec.path, this.baseUrl) : new URL(`${this.baseUrl}${spec.path}`);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== void 0) url2.searchParams.set(name, String(value));
     }
     const headers = {
+      ...this.#headers,
       accept: "application/json",
-      authorization: `Bearer ${this.#apiKey}`,
       "user-agent": this.#userAgent,
       "x-svc-version": this.#apiVersion
     };
+    if (this.#apiKey !== void 0) headers.authorization = `Bearer ${this.#apiKey}`;
     if (spec.body !== void 0) headers["content-type"] = "application/json";
     if (spec.idempotencyKey !== void 0) headers["idempotency-key"] = spec.idempotencyKey;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
@@ -44756,9 +44830,10 @@ var RedlineClient = class {
     }
   }
   #parse(spec, response) {
+    if (spec.noContent) return { data: void 0, body: {}, headers: response.headers };
     const requestId = response.headers.get("x-request-id") ?? void 0;
     const body = parseJson(response.text);
-    const data = spec.schema.safeParse(isObject2(body) ? body.data : void 0);
+    const data = spec.schema.safeParse(isObject2(body) ? spec.unwrapped ? body : body.data : void 0);
     if (!isObject2(body) || !data.success) {
       throw new RedlineApiError({
         code: "unexpected_response",
@@ -45550,7 +45625,7 @@ function renderReviewSummary(input3) {
 
 // src/action/run-action.ts
 var defaultSleep2 = async (ms, signal) => {
-  await delay2(ms, void 0, signal ? { signal } : void 0);
+  await delay(ms, void 0, signal ? { signal } : void 0);
 };
 async function runAction(deps) {
   const { io, env } = deps;

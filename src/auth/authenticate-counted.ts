@@ -161,8 +161,16 @@ export async function authenticateCounted(
   headers: Headers,
   surface: Surface,
   alongKey?: string,
+  sessionUserId?: string,
 ): Promise<{ principal: Principal; verdict: RateVerdict; along: unknown }> {
-  const { principal, requestCount, now, along } = await authenticateWith(deps, headers, surface, lookups, alongKey);
+  const { principal, requestCount, now, along } = await authenticateWith(
+    deps,
+    headers,
+    surface,
+    lookups,
+    alongKey,
+    sessionUserId,
+  );
   // A credential that passed every check was counted by its lookup; no count would be a bug here.
   if (requestCount === null || requestCount === undefined) throw new Error('request was not counted');
   return { principal, verdict: rateVerdict(requestCount, principal.plan, rateWindowStart(now)), along };

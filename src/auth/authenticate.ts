@@ -81,12 +81,17 @@ export interface CredentialLookups {
   user(userId: string, now: Date, alongKey?: string): Promise<UserLookupRow | undefined>;
 }
 
-export async function authenticate(deps: AuthenticateDeps, headers: Headers, surface: Surface): Promise<Principal> {
+export async function authenticate(
+  deps: AuthenticateDeps,
+  headers: Headers,
+  surface: Surface,
+  sessionUserId?: string,
+): Promise<Principal> {
   const lookups: CredentialLookups = {
     token: (tokenHash) => findTokenWithUser(deps.db, tokenHash),
     user: (userId) => findUserById(deps.db, userId),
   };
-  return (await authenticateWith(deps, headers, surface, lookups)).principal;
+  return (await authenticateWith(deps, headers, surface, lookups, undefined, sessionUserId)).principal;
 }
 
 /**
@@ -99,13 +104,27 @@ export async function authenticateWith(
   surface: Surface,
   lookups: CredentialLookups,
   alongKey?: string,
+  sessionUserId?: string,
 ): Promise<{ principal: Principal; requestCount: number | null | undefined; now: Date; along: unknown }> {
   const fail = surface === 'api' ? invalidApiKey : unauthorized;
   const credential = credentialFrom(headers, fail);
+  const now = deps.clock.now();
+  // A dashboard session (its cookie already checked by the guard) counts only when no header
+  // credential is sent: a key or JWT in the request always wins.
+  if (credential === undefined && sessionUserId !== undefined) {
+    return signedInUser(
+      deps,
+      lookups,
+      sessionUserId,
+      now,
+      'session',
+      () => fail('Session has ended; sign in again'),
+      alongKey,
+    );
+  }
   if (credential === undefined) {
     throw fail(surface === 'api' ? 'Missing API key' : 'Missing bearer token');
   }
-  const now = deps.clock.now();
 
   if (looksLikeApiToken(credential)) {
     if (surface === 'token_management') {
@@ -140,6 +159,19 @@ export async function authenticateWith(
     fail(surface === 'api' ? 'API key or token is invalid or expired' : 'Token is invalid or expired');
   const userId = await verifyUserJwt(deps.jwtKeys, credential, now);
   if (userId === undefined) throw refused();
+  return signedInUser(deps, lookups, userId, now, 'jwt', refused, alongKey);
+}
+
+/** The principal of a JWT or a dashboard session: the user at the keyboard. */
+async function signedInUser(
+  deps: AuthenticateDeps,
+  lookups: CredentialLookups,
+  userId: string,
+  now: Date,
+  via: 'jwt' | 'session',
+  refused: () => AppError,
+  alongKey: string | undefined,
+): Promise<{ principal: Principal; requestCount: number | null | undefined; now: Date; along: unknown }> {
   const user = await lookups.user(userId, now, alongKey);
   if (user === undefined) throw refused();
   if (membershipsStale(user, now)) await queueMembershipRefresh(deps.db, user.id, now);
@@ -147,10 +179,11 @@ export async function authenticateWith(
     userId: user.id,
     username: user.username,
     plan: user.plan,
-    // Decisions §2: a JWT carries every scope; it is the signed-in user at the keyboard.
+    // Decisions §2: a JWT carries every scope; it is the signed-in user at the keyboard, and so
+    // is a dashboard session.
     scopes: new Set<Scope>(SCOPES),
     mode: 'live',
-    via: 'jwt',
+    via,
     tokenId: undefined,
   };
   return { principal, requestCount: user.request_count, now, along: user.along };

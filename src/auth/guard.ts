@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, forbidden } from '../common/errors.js';
+import { AppError, badRequest, forbidden, invalidApiKey, unauthorized, validationError } from '../common/errors.js';
+import type { Mode } from '../db/schema.js';
 import { rateLimitError, rateLimitHeaders } from '../limits/request-rate.js';
 import { type AuthenticateDeps, authenticate, type CredentialLookups, type Surface } from './authenticate.js';
 import { authenticateCounted, countingLookups } from './authenticate-counted.js';
+import { CSRF_HEADER, csrfTokenMatches, findSession, readCookie, SESSION_COOKIE } from './dashboard-sessions.js';
 import type { Principal } from './principal.js';
 import { readAlongKey, type SomeReadAlong } from './read-along.js';
 import type { Scope } from './scopes.js';
@@ -58,10 +60,11 @@ export function makeGuard(deps: GuardDeps): Guard {
     const counting = deps.rateLimit ? countingWith(along) : undefined;
     return async (request, reply) => {
       const surface = options.surface ?? 'api';
+      const sessionUserId = await sessionUserOf(deps, request, surface);
       let principal: Principal;
       if (counting !== undefined) {
         const alongKey = along === undefined ? undefined : readAlongKey(along, request);
-        const counted = await authenticateCounted(deps, counting, request.headers, surface, alongKey);
+        const counted = await authenticateCounted(deps, counting, request.headers, surface, alongKey, sessionUserId);
         principal = counted.principal;
         request.principal = principal;
         if (along !== undefined && alongKey !== undefined) {
@@ -70,8 +73,25 @@ export function makeGuard(deps: GuardDeps): Guard {
         reply.headers(rateLimitHeaders(counted.verdict));
         if (!counted.verdict.allowed) throw rateLimitError(counted.verdict, deps.clock.now());
       } else {
-        principal = await authenticate(deps, request.headers, surface);
+        principal = await authenticate(deps, request.headers, surface, sessionUserId);
         request.principal = principal;
+      }
+      const mode = modeAsked(request);
+      if (mode !== undefined && mode !== principal.mode) {
+        if (principal.via === 'api_token') {
+          throw badRequest(
+            `X-Svc-Mode is ${mode}, but this key acts in ${principal.mode} mode (a key's mode is fixed)`,
+            {
+              field: 'X-Svc-Mode',
+              issue: `must be ${principal.mode} or absent for this key`,
+            },
+          );
+        }
+        // The signed-in user looking at their test-mode objects (the dashboard's switch). The
+        // read along ran in live mode: the route reads for itself.
+        principal = { ...principal, mode };
+        request.principal = principal;
+        request.readAlong = undefined;
       }
       if (options.scope !== undefined && !principal.scopes.has(options.scope)) {
         throw forbidden(`This credential lacks the required scope: ${options.scope}`);
@@ -84,4 +104,40 @@ export function makeGuard(deps: GuardDeps): Guard {
 export function principalOf(request: FastifyRequest): Principal {
   if (request.principal === undefined) throw new AppError('internal_error', 500, 'Route is missing its guard');
   return request.principal;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * The user of the dashboard session the request's cookie opens, when it sends no key or JWT
+ * (a header credential always wins and the cookie is then not looked at). A cookie that opens
+ * nothing is refused like a bad key; a state-changing request must also carry the session's
+ * CSRF token, so another site's form cannot ride on the cookie.
+ */
+async function sessionUserOf(deps: GuardDeps, request: FastifyRequest, surface: Surface): Promise<string | undefined> {
+  const headers = request.headers;
+  if (headers.authorization !== undefined || headers['x-api-key'] !== undefined) return undefined;
+  const secret = readCookie(headers.cookie, SESSION_COOKIE);
+  if (secret === undefined) return undefined;
+  const session = await findSession(deps.db, secret, deps.clock.now());
+  const fail = surface === 'api' ? invalidApiKey : unauthorized;
+  if (session === undefined) throw fail('Session has ended; sign in again');
+  if (!SAFE_METHODS.has(request.method)) {
+    const sent = headers[CSRF_HEADER];
+    if (!csrfTokenMatches(secret, Array.isArray(sent) ? sent[0] : sent)) {
+      throw forbidden(`A request made with the session cookie must send its CSRF token in ${CSRF_HEADER}`);
+    }
+  }
+  return session.userId;
+}
+
+/**
+ * The mode the request asks for in X-Svc-Mode (decisions §2 as amended for the dashboard): a JWT
+ * or a session acts in live mode unless it asks for test; a key may only repeat its own mode.
+ */
+function modeAsked(request: FastifyRequest): Mode | undefined {
+  const value = request.headers['x-svc-mode'];
+  if (value === undefined) return undefined;
+  if (value === 'live' || value === 'test') return value;
+  throw validationError('X-Svc-Mode', 'must be live or test');
 }

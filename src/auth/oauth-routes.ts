@@ -11,6 +11,7 @@ import { exchangeOAuthCode } from '../github/oauth-client.js';
 import { readSignedInUser } from '../github/read-signed-in-user.js';
 import { countSignIn, signInRateError } from '../limits/ip-rate.js';
 import { upsertGitHubUser } from './accounts.js';
+import { createSession, SESSION_LIFETIME_MS, sessionCookie } from './dashboard-sessions.js';
 import { type JwtKeys, signUserJwt } from './jwt.js';
 import { consumeOAuthState, issueOAuthState } from './oauth-states.js';
 
@@ -72,13 +73,16 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
       schema: {
         tags: ['auth'],
         summary: 'Start GitHub sign-in',
-        description: 'Answers the GitHub authorization URL to send the user to (state and PKCE included).',
+        description:
+          'Answers the GitHub authorization URL to send the user to (state and PKCE included). With `dashboard=true` the callback opens a dashboard session (cookie) and redirects to /app/ instead of answering a JWT.',
+        querystring: z.object({ dashboard: z.enum(['true', 'false']).optional() }),
         response: { 200: z.object({ redirect_url: z.string() }), ...reducedErrorResponses(429, 503) },
       },
     },
-    async () => {
+    async (request) => {
       const { clientId } = oauthClient();
-      const { state, codeChallenge } = await issueOAuthState(deps.db, deps.box, deps.clock.now());
+      const forDashboard = request.query.dashboard === 'true';
+      const { state, codeChallenge } = await issueOAuthState(deps.db, deps.box, deps.clock.now(), forDashboard);
       const url = new URL(`${deps.github.serverUrl}/login/oauth/authorize`);
       url.search = new URLSearchParams({
         client_id: clientId,
@@ -99,7 +103,8 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
       schema: {
         tags: ['auth'],
         summary: 'Complete GitHub sign-in',
-        description: 'GitHub redirects here with `code` and `state`; answers a one-hour JWT and the user.',
+        description:
+          'GitHub redirects here with `code` and `state`; answers a one-hour JWT and the user, or, when the dashboard started the sign-in, sets the session cookie and redirects (303) to /app/.',
         querystring: z.object({
           code: z.string().max(512).optional(),
           state: z.string().max(512).optional(),
@@ -112,7 +117,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { clientId, clientSecret } = oauthClient();
       const { code, state, error } = request.query;
       if (state === undefined || state === '') throw unauthorized('Sign-in state is missing');
@@ -148,6 +153,13 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
         memberships: signedIn.memberships,
         now,
       });
+      if (consumed.forDashboard) {
+        // Started by the dashboard: the browser comes back signed in, with no token to hold.
+        const { secret } = await createSession(deps.db, user.id, now);
+        reply.header('set-cookie', sessionCookie(secret, SESSION_LIFETIME_MS / 1000, deps.publicUrl));
+        reply.header('cache-control', 'no-store');
+        return reply.redirect(`${deps.publicUrl}/app/`, 303);
+      }
       return {
         token: await signUserJwt(deps.jwtKeys, user.id, now),
         user: {

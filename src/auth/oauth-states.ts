@@ -13,7 +13,12 @@ export interface IssuedState {
 }
 
 /** A fresh single-use `state` and its PKCE pair; only the state's hash and the sealed verifier are kept. */
-export async function issueOAuthState(db: Kysely<Database>, box: SecretBox, now: Date): Promise<IssuedState> {
+export async function issueOAuthState(
+  db: Kysely<Database>,
+  box: SecretBox,
+  now: Date,
+  forDashboard = false,
+): Promise<IssuedState> {
   const state = randomBase62(43);
   const verifier = randomBase62(64);
   // Expired states are useless; clearing them here keeps the table small without a timer.
@@ -25,12 +30,15 @@ export async function issueOAuthState(db: Kysely<Database>, box: SecretBox, now:
       code_verifier_sealed: box.seal(verifier),
       created_at: now,
       expires_at: new Date(now.getTime() + STATE_LIFETIME_MS),
+      for_dashboard: forDashboard,
     })
     .execute();
   return { state, codeChallenge: createHash('sha256').update(verifier).digest('base64url') };
 }
 
-export type ConsumedState = { ok: true; codeVerifier: string } | { ok: false; reason: 'unknown' | 'expired' };
+export type ConsumedState =
+  | { ok: true; codeVerifier: string; forDashboard: boolean }
+  | { ok: false; reason: 'unknown' | 'expired' };
 
 /** Deletes the state as it reads it, so a second use (or a race of two) finds nothing. */
 export async function consumeOAuthState(
@@ -46,5 +54,5 @@ export async function consumeOAuthState(
     .executeTakeFirst();
   if (row === undefined) return { ok: false, reason: 'unknown' };
   if (row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-  return { ok: true, codeVerifier: box.open(row.code_verifier_sealed) };
+  return { ok: true, codeVerifier: box.open(row.code_verifier_sealed), forDashboard: row.for_dashboard };
 }

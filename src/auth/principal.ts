@@ -8,6 +8,7 @@ export interface Principal {
   plan: Plan;
   scopes: ReadonlySet<Scope>;
   mode: Mode;
-  via: 'jwt' | 'api_token';
+  /** A session is the dashboard's cookie (dashboard-sessions.ts): the signed-in user, as a JWT. */
+  via: 'jwt' | 'api_token' | 'session';
   tokenId: string | undefined;
 }

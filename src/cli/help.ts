@@ -44,6 +44,18 @@ server first: the data directory belongs to one process at a time.
 
 ${EXIT_CODES}`,
 
+  'dashboard-link': `Usage: redline dashboard-link --user <usr_…|name>
+
+Prints a link that signs the user into the dashboard (PUBLIC_URL/app/): one use, valid for ten
+minutes, only its hash stored. A name that no user has makes a local user of that name. With the
+embedded database, run it before \`redline serve\` (the data directory belongs to one process
+at a time), then open the link while the server runs.
+
+  --user ID|NAME    a usr_ id, or a username (letters, digits, hyphens; at most 39)
+  -h, --help        print this help
+
+${EXIT_CODES}`,
+
   'plan set': `Usage: redline plan set <usr_…|org_…> <free|pro|enterprise>
 
 Sets a user's plan (its request rate) or an organization's plan (its review quota).

@@ -2,12 +2,13 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { setPlan } from '../auth/accounts.js';
 import { ConfigError } from '../config/config.js';
 import type { Plan } from '../db/schema.js';
+import { dashboardLink } from './dashboard-link.js';
 import { COMMAND_USAGE, commandOf, helpRequest } from './help.js';
 import { limitHeapGrowth } from './limit-heap-growth.js';
 import { parseReviewArgs, reviewCommand } from './review.js';
 import { openRuntime } from './runtime.js';
 import { parseRole, serve } from './serve.js';
-import { checkTokenOptions, tokenCreate } from './token-create.js';
+import { checkCliUser, checkTokenOptions, tokenCreate } from './token-create.js';
 import { UsageError } from './usage-error.js';
 
 export const USAGE = `Usage: redline <command> [options]
@@ -16,6 +17,7 @@ export const USAGE = `Usage: redline <command> [options]
   migrate                            apply database migrations
   token create --user <usr_…|name> --scopes a,b [--test] [--expires-in S] [--name N]
                                      print a new API token once (a new name makes a local user)
+  dashboard-link --user <usr_…|name> print a one-time dashboard sign-in link (10 minutes)
   plan set <usr_…|org_…> <free|pro|enterprise>
                                      set a user's or an organization's plan
   review [--base REF] [--format text|json|sarif] [--fail-on LEVEL] [-C DIR]
@@ -106,6 +108,22 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
           `token ${result.row.id} for ${result.user.username}, scopes ${result.row.scopes.join(',')}, expires ${result.row.expires_at.toISOString()}; shown once:`,
         );
         io.out(result.token);
+      } finally {
+        await database.close();
+      }
+      return 0;
+    }
+    case 'dashboard-link': {
+      const { values, positionals } = parse(rest, { user: { type: 'string' } });
+      if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+      if (typeof values.user !== 'string') throw new UsageError('--user is required');
+      checkCliUser(values.user);
+      const { config, database } = await openRuntime(env);
+      try {
+        const link = await dashboardLink(database.db, values.user, config.publicUrl, new Date());
+        if (link.created) io.err(`created local user ${link.user.username} (${link.user.id})`);
+        io.err(`sign-in link for ${link.user.username}, one use, until ${link.expiresAt.toISOString()}:`);
+        io.out(link.url);
       } finally {
         await database.close();
       }

@@ -89,6 +89,37 @@ export const paginationSchema = z.looseObject({
   prev_cursor: z.string().nullable().optional(),
 });
 
+export const apiTokenSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  scopes: z.array(z.string()),
+  mode: z.enum(['live', 'test']),
+  created_at: z.string(),
+  expires_at: z.string(),
+  last_used: z.string().nullable().optional(),
+});
+
+export const createdApiTokenSchema = apiTokenSchema.extend({ token: z.string() });
+
+/** The dashboard's session (GET /api/auth/session). */
+export const sessionSchema = z.looseObject({
+  user: z.looseObject({ id: z.string(), username: z.string(), plan: z.string() }),
+  csrf_token: z.string(),
+  expires_at: z.string(),
+});
+
+export type DashboardSession = z.infer<typeof sessionSchema>;
+export type ApiToken = z.infer<typeof apiTokenSchema>;
+export type CreatedApiToken = z.infer<typeof createdApiTokenSchema>;
+
+export interface CreateTokenInput {
+  name: string;
+  scopes: string[];
+  mode?: 'live' | 'test';
+  /** Seconds, 60 to 31536000. */
+  expires_in?: number;
+}
+
 export type Review = z.infer<typeof reviewSchema>;
 export type CreatedReview = z.infer<typeof createdReviewSchema>;
 export type ReviewStatusResult = z.infer<typeof reviewStatusSchema>;

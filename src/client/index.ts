@@ -1,7 +1,11 @@
 // The public face of the client: what users of `redline/client` may rely on.
 export type {
+  ApiToken,
+  CreatedApiToken,
   CreatedReview,
   CreateReviewInput,
+  CreateTokenInput,
+  DashboardSession,
   ListReviewsQuery,
   Pagination,
   Review,

@@ -1,10 +1,15 @@
-import { setTimeout as delay } from 'node:timers/promises';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
+  type ApiToken,
+  apiTokenSchema,
+  type CreatedApiToken,
   type CreatedReview,
   type CreateReviewInput,
+  type CreateTokenInput,
   commentSchema,
+  createdApiTokenSchema,
   createdReviewSchema,
+  type DashboardSession,
   type ListReviewsQuery,
   type Pagination,
   paginationSchema,
@@ -14,6 +19,7 @@ import {
   type ReviewStatusResult,
   reviewSchema,
   reviewStatusSchema,
+  sessionSchema,
   statisticsSchema,
 } from './api-types.js';
 import { RedlineApiError } from './redline-api-error.js';
@@ -25,8 +31,13 @@ export const API_VERSION = '2026-11-01';
 export interface RedlineClientOptions {
   /** The API's `{base_url}`, ending in `/v1`. */
   baseUrl: string;
-  /** A `svc_live_` / `svc_test_` token (or a sign-in JWT). */
-  apiKey: string;
+  /**
+   * A `svc_live_` / `svc_test_` token (or a sign-in JWT). Absent in the dashboard, where the
+   * browser sends its session cookie (same origin) and `headers` carries the CSRF token.
+   */
+  apiKey?: string;
+  /** Sent on every request (the dashboard's X-CSRF-Token). */
+  headers?: Record<string, string>;
   /** Sent as `X-Svc-Version`; defaults to API_VERSION. */
   apiVersion?: string;
   /** Per attempt, answer body included; default 30 s. */
@@ -65,8 +76,13 @@ export interface ReviewPage {
 }
 
 interface RequestSpec<S extends z.ZodType> {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
+  /** After the base URL (`/reviews`), or from the server's root when it starts with /api/. */
   path: string;
+  /** The answer is the object itself, not `{ data }` (the token endpoints, spec 4.1). */
+  unwrapped?: boolean;
+  /** A 204 answer: nothing to parse. */
+  noContent?: boolean;
   query?: Record<string, string | number | undefined>;
   body?: unknown;
   idempotencyKey?: string | undefined;
@@ -88,9 +104,20 @@ interface Answer<T> {
   headers: Headers;
 }
 
-const defaultSleep = async (ms: number, signal?: AbortSignal) => {
-  await delay(ms, undefined, signal ? { signal } : undefined);
-};
+// No node:timers here: the dashboard runs this client in the browser.
+const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 /**
  * A typed client of the Redline REST API. Retries what is safe to retry: a 429 always (the
@@ -101,7 +128,8 @@ const defaultSleep = async (ms: number, signal?: AbortSignal) => {
  */
 export class RedlineClient {
   readonly baseUrl: string;
-  readonly #apiKey: string;
+  readonly #apiKey: string | undefined;
+  readonly #headers: Record<string, string>;
   readonly #apiVersion: string;
   readonly #timeoutMs: number;
   readonly #maxRetries: number;
@@ -114,12 +142,14 @@ export class RedlineClient {
   constructor(options: RedlineClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#apiKey = options.apiKey;
+    this.#headers = options.headers ?? {};
     this.#apiVersion = options.apiVersion ?? API_VERSION;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#maxRetries = options.maxRetries ?? 3;
     this.#maxRetryDelayMs = options.maxRetryDelayMs ?? 3_600_000;
     this.#userAgent = options.userAgent ?? 'redline-client';
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    // Called through a function: a browser's fetch refuses to run as another object's method.
+    this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#sleep = options.sleep ?? defaultSleep;
     this.#now = options.now ?? Date.now;
   }
@@ -200,6 +230,65 @@ export class RedlineClient {
     return (await this.#request({ method: 'POST', path, signal: options.signal, schema: reviewStatusSchema })).data;
   }
 
+  /** The browser's dashboard session (its cookie), with the CSRF token to send on changes. */
+  async getSession(options: CallOptions = {}): Promise<DashboardSession> {
+    const spec = { method: 'GET', path: '/api/auth/session', unwrapped: true, schema: sessionSchema } as const;
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+
+  /** Opens a dashboard session with the code of a `redline dashboard-link` link (single use). */
+  async openSession(signInCode: string, options: CallOptions = {}): Promise<DashboardSession> {
+    const body = { sign_in_code: signInCode };
+    const spec = { method: 'POST', path: '/api/auth/session', unwrapped: true, schema: sessionSchema } as const;
+    return (await this.#request({ ...spec, body, signal: options.signal })).data;
+  }
+
+  /** Ends the dashboard session on the server (the CSRF token must be in `headers`). */
+  async signOut(options: CallOptions = {}): Promise<void> {
+    await this.#request({
+      method: 'DELETE',
+      path: '/api/auth/session',
+      noContent: true,
+      signal: options.signal,
+      schema: z.unknown(),
+    });
+  }
+
+  /** Where to send the browser for GitHub sign-in; with `dashboard`, it comes back to /app/ signed in. */
+  async githubSignInUrl(dashboard: boolean, options: CallOptions = {}): Promise<string> {
+    const path = `/api/auth/scm${dashboard ? '?dashboard=true' : ''}`;
+    const schema = z.looseObject({ redirect_url: z.string() });
+    return (await this.#request({ method: 'GET', path, unwrapped: true, signal: options.signal, schema })).data
+      .redirect_url;
+  }
+
+  /** Spec 4.1: your API tokens (no values). Needs the sign-in JWT or a dashboard session. */
+  async listTokens(options: CallOptions = {}): Promise<ApiToken[]> {
+    const schema = z.looseObject({ tokens: apiTokenSchema.array() });
+    const answer = await this.#request({
+      method: 'GET',
+      path: '/api/auth/tokens',
+      unwrapped: true,
+      signal: options.signal,
+      schema,
+    });
+    return answer.data.tokens;
+  }
+
+  /** Spec 4.1: a new token; `token` is its value, in this answer only. */
+  async createToken(input: CreateTokenInput, options: CallOptions = {}): Promise<CreatedApiToken> {
+    const path = '/api/auth/tokens';
+    const schema = createdApiTokenSchema;
+    return (await this.#request({ method: 'POST', path, body: input, unwrapped: true, signal: options.signal, schema }))
+      .data;
+  }
+
+  async revokeToken(id: string, options: CallOptions = {}): Promise<void> {
+    const path = `/api/auth/tokens/${encodeURIComponent(id)}`;
+    const schema = z.looseObject({ success: z.boolean() });
+    await this.#request({ method: 'DELETE', path, unwrapped: true, signal: options.signal, schema });
+  }
+
   async #request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.infer<S>>> {
     for (let attempt = 0; ; attempt++) {
       const result = await this.#attempt(spec);
@@ -219,16 +308,19 @@ export class RedlineClient {
   /** One HTTP exchange, the body read inside the same timeout; a failure to get an answer is returned. */
   async #attempt(spec: RequestSpec<z.ZodType>): Promise<RawAnswer | RedlineApiError> {
     if (spec.signal?.aborted) throw aborted(spec, spec.signal.reason);
-    const url = new URL(`${this.baseUrl}${spec.path}`);
+    const url = spec.path.startsWith('/api/')
+      ? new URL(spec.path, this.baseUrl)
+      : new URL(`${this.baseUrl}${spec.path}`);
     for (const [name, value] of Object.entries(spec.query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value));
     }
     const headers: Record<string, string> = {
+      ...this.#headers,
       accept: 'application/json',
-      authorization: `Bearer ${this.#apiKey}`,
       'user-agent': this.#userAgent,
       'x-svc-version': this.#apiVersion,
     };
+    if (this.#apiKey !== undefined) headers.authorization = `Bearer ${this.#apiKey}`;
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (spec.idempotencyKey !== undefined) headers['idempotency-key'] = spec.idempotencyKey;
     const timeout = AbortSignal.timeout(this.#timeoutMs);
@@ -263,9 +355,10 @@ export class RedlineClient {
   }
 
   #parse<S extends z.ZodType>(spec: RequestSpec<S>, response: RawAnswer): Answer<z.infer<S>> {
+    if (spec.noContent) return { data: undefined as z.infer<S>, body: {}, headers: response.headers };
     const requestId = response.headers.get('x-request-id') ?? undefined;
     const body = parseJson(response.text);
-    const data = spec.schema.safeParse(isObject(body) ? body.data : undefined);
+    const data = spec.schema.safeParse(isObject(body) ? (spec.unwrapped ? body : body.data) : undefined);
     if (!isObject(body) || !data.success) {
       throw new RedlineApiError({
         code: 'unexpected_response',

@@ -47,6 +47,9 @@ export function reducedErrorResponses(...statuses: number[]) {
   return Object.fromEntries(statuses.map((s) => [s, reducedErrorSchema])) as Record<number, typeof reducedErrorSchema>;
 }
 
-/** OpenAPI security requirements: versioned endpoints take a JWT or an API key, either header. */
-export const API_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKey: [] }];
-export const JWT_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }];
+/**
+ * OpenAPI security requirements: versioned endpoints take a JWT or an API key, either header, or
+ * the dashboard's session cookie (with its CSRF token on state-changing requests).
+ */
+export const API_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { apiKey: [] }, { sessionCookie: [] }];
+export const JWT_SECURITY: Record<string, string[]>[] = [{ bearerAuth: [] }, { sessionCookie: [] }];

@@ -1,6 +1,6 @@
 import { randomBase62 } from './base62.js';
 
-export type IdPrefix = 'rev' | 'cmt' | 'tok' | 'usr' | 'org' | 'team' | 'whk' | 'evt' | 'req' | 'dlv';
+export type IdPrefix = 'rev' | 'cmt' | 'tok' | 'usr' | 'org' | 'team' | 'whk' | 'evt' | 'req' | 'dlv' | 'ses';
 
 /** Public identifiers: a type prefix and 22 random base62 characters (~131 bits). */
 export function newId(prefix: IdPrefix): string {

@@ -6,6 +6,7 @@ import * as webhooks from './migrations/0004-webhooks.js';
 import * as githubApp from './migrations/0005-github-app.js';
 import * as jobClaimIndex from './migrations/0006-job-claim-index.js';
 import * as signInRate from './migrations/0007-sign-in-rate.js';
+import * as dashboardSessions from './migrations/0008-dashboard-sessions.js';
 import type { Database } from './schema.js';
 
 /**
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005-github-app': githubApp,
   '0006-job-claim-index': jobClaimIndex,
   '0007-sign-in-rate': signInRate,
+  '0008-dashboard-sessions': dashboardSessions,
 };
 
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {

@@ -69,6 +69,25 @@ export interface OauthStatesTable {
   code_verifier_sealed: string;
   created_at: CreatedAt;
   expires_at: Timestamp;
+  /** Started by the dashboard: the callback answers with a session cookie and a redirect. */
+  for_dashboard: Generated<boolean>;
+}
+
+/** A browser session of the dashboard; the cookie holds the secret, this row its SHA-256. */
+export interface DashboardSessionsTable {
+  id: string;
+  secret_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** A one-time sign-in link printed by `redline dashboard-link`; only the code's hash is kept. */
+export interface DashboardSignInLinksTable {
+  code_hash: string;
+  user_id: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
 }
 
 export interface RequestRateWindowsTable {
@@ -278,6 +297,8 @@ export interface Database {
   teams: TeamsTable;
   api_tokens: ApiTokensTable;
   oauth_states: OauthStatesTable;
+  dashboard_sessions: DashboardSessionsTable;
+  dashboard_sign_in_links: DashboardSignInLinksTable;
   request_rate_windows: RequestRateWindowsTable;
   sign_in_rate_windows: SignInRateWindowsTable;
   reviews: ReviewsTable;

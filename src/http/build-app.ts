@@ -5,6 +5,7 @@ import type { Probot } from 'probot';
 import { makeGuard } from '../auth/guard.js';
 import { jwtKeys } from '../auth/jwt.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';
+import { registerSessionRoutes } from '../auth/session-routes.js';
 import { registerTokenRoutes } from '../auth/token-routes.js';
 import { type Clock, systemClock } from '../common/clock.js';
 import { AppError, badRequest, validationError } from '../common/errors.js';
@@ -22,6 +23,7 @@ import { ReviewService } from '../reviews/review-service.js';
 import { registerWebhookRoutes } from '../webhooks/webhook-routes.js';
 import { apiVersionHook, CURRENT_VERSION } from './api-version.js';
 import { makeClientErrorHandler } from './client-error.js';
+import { registerDashboardRoutes } from './dashboard-routes.js';
 import { makeErrorHandler, routeNotFound } from './error-handler.js';
 import { registerGitHubWebhookRoute } from './github-webhook-route.js';
 import { registerHealthRoutes } from './health-routes.js';
@@ -58,6 +60,8 @@ export interface AppDeps {
   onQueued?: () => void;
   /** The GitHub App (buildGitHubApp): its webhook route is mounted when present. */
   probot?: Probot | undefined;
+  /** The built dashboard (index.html and assets/); default build/dashboard of this checkout. */
+  dashboardDir?: string;
 }
 
 /** Builds the whole HTTP surface without listening, so tests drive it with `inject`. */
@@ -147,6 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, config.publicUrl);
   registerMetrics(app);
   registerHealthRoutes(app, () => deps.database.ping());
+  registerDashboardRoutes(app, deps.dashboardDir);
 
   const db = deps.database.db;
   const box = new SecretBox(deps.secrets.encryptionKey);
@@ -164,6 +169,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fetch: deps.fetch ?? globalThis.fetch,
     publicUrl: config.publicUrl,
     github: config.github,
+    signInRateLimit: limits.signInRateLimit,
+  });
+  registerSessionRoutes(app, {
+    db,
+    clock,
+    publicUrl: config.publicUrl,
     signInRateLimit: limits.signInRateLimit,
   });
   registerTokenRoutes(app, { db, clock, guard });

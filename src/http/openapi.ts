@@ -29,6 +29,13 @@ export async function registerOpenApi(app: FastifyInstance, publicUrl: string) {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'The sign-in JWT, or an API key.' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An svc_live_ or svc_test_ key.' },
+          sessionCookie: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'redline_session',
+            description:
+              'The dashboard session (POST /api/auth/session); state-changing requests also send X-CSRF-Token from GET /api/auth/session.',
+          },
         },
       },
     },

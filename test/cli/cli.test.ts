@@ -80,6 +80,36 @@ async function run(argv: string[], env: Record<string, string>) {
   return { code, out, err: err.join('\n') };
 }
 
+describe('dashboard-link', () => {
+  it('prints one line, a one-time link under PUBLIC_URL/app/, and keeps only its hash', async () => {
+    const target = await freshTarget();
+    const env = { ...target.env, PUBLIC_URL: 'https://redline.example' };
+    const { code, out, err } = await run(['dashboard-link', '--user', 'erin'], env);
+    expect(code).toBe(0);
+    expect(out).toHaveLength(1);
+    const match = /^https:\/\/redline\.example\/app\/#sign-in=([0-9A-Za-z]{43})$/.exec(out[0] as string);
+    expect(match).not.toBeNull();
+    expect(err).toMatch(/^created local user erin \(usr_[0-9A-Za-z]+\)\nsign-in link for erin, one use, until \d{4}-/);
+    expect(err).not.toContain(match?.[1]);
+    await withDb(target, async (db) => {
+      const rows = await db
+        .selectFrom('dashboard_sign_in_links')
+        .innerJoin('users', 'users.id', 'user_id')
+        .selectAll()
+        .execute();
+      expect(rows.map((r) => ({ hash: r.code_hash, username: r.username }))).toEqual([
+        { hash: hashSecret(match?.[1] as string), username: 'erin' },
+      ]);
+    });
+  });
+
+  it('needs --user (usage error, 2)', async () => {
+    const { code, err } = await run(['dashboard-link'], {});
+    expect(code).toBe(2);
+    expect(err).toMatch(/--user is required/);
+  });
+});
+
 describe('token create', () => {
   let target: Target;
   let aliceId: string;

@@ -59,6 +59,8 @@ export async function createTestApp(
     database?: TestDatabase;
     /** How webhook attempts are sent (e.g. trust for a local HTTPS receiver); default: the config's guard. */
     webhookSend?: Partial<SendOptions>;
+    /** The built dashboard to serve under /app (scripts/build-dashboard.mjs); default build/dashboard. */
+    dashboardDir?: string;
   } = {},
 ): Promise<TestApp> {
   const database = options.database ?? (await createTestDatabase());
@@ -100,6 +102,7 @@ export async function createTestApp(
     githubApp,
     probot,
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.dashboardDir ? { dashboardDir: options.dashboardDir } : {}),
   });
   await app.ready();
   const keys = jwtKeys(secrets.jwtSecret, config.publicUrl);

@@ -41,7 +41,12 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.info.version).toBe('2026-11-01');
     expect(doc.info.description).toContain('2026-11-01');
     expect(doc.servers).toEqual([{ url: 'http://redline.test' }]);
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearerAuth']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'bearerAuth', 'sessionCookie']);
+    expect(doc.components.securitySchemes.sessionCookie).toMatchObject({
+      type: 'apiKey',
+      in: 'cookie',
+      name: 'redline_session',
+    });
   });
 
   it('lists the sign-in, token and organization endpoints with OpenAPI path templates', () => {
@@ -52,6 +57,7 @@ describe('GET /v1/openapi.json', () => {
         '/api/auth/scm/callback',
         '/api/auth/tokens',
         '/api/auth/tokens/{token_id}',
+        '/api/auth/session',
         '/v1/organizations',
         '/v1/organizations/{id}',
       ]),
@@ -67,7 +73,17 @@ describe('GET /v1/openapi.json', () => {
   });
 
   it('leaves out the operational routes', () => {
-    for (const hidden of ['/healthz', '/readyz', '/metrics', '/v1/openapi.json', '/docs', '/docs/']) {
+    for (const hidden of [
+      '/healthz',
+      '/readyz',
+      '/metrics',
+      '/v1/openapi.json',
+      '/docs',
+      '/docs/',
+      '/',
+      '/app',
+      '/app/assets/{name}',
+    ]) {
       expect(doc.paths[hidden], hidden).toBeUndefined();
     }
   });
