@@ -1,15 +1,15 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { setPlan } from '../auth/accounts.js';
-import { ConfigError } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
 import type { Plan } from '../db/schema.js';
-import { dashboardLink } from './dashboard-link.js';
 import { COMMAND_USAGE, commandOf, helpRequest } from './help.js';
 import { limitHeapGrowth } from './limit-heap-growth.js';
-import { parseReviewArgs, reviewCommand } from './review.js';
-import { openRuntime } from './runtime.js';
-import { parseRole, serve } from './serve.js';
-import { checkCliUser, checkTokenOptions, tokenCreate } from './token-create.js';
 import { UsageError } from './usage-error.js';
+
+// Each command loads its own modules when it runs: `redline review` never loads the server, the
+// database or Probot, and a usage error answers before any of them.
+const serveCommand = () => import('./serve.js');
+const runtime = () => import('./runtime.js');
+const tokens = () => import('./token-create.js');
 
 export const USAGE = `Usage: redline <command> [options]
 
@@ -68,12 +68,15 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
     case 'serve': {
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
+      const { parseRole, serve } = await serveCommand();
+      const role = parseRole(values.role as string | undefined);
       limitHeapGrowth();
-      return serve(env, parseRole(values.role as string | undefined));
+      return serve(env, role);
     }
     case 'migrate': {
       const { positionals } = parse(rest, {});
       if (positionals.length > 0) throw new UsageError('migrate takes no arguments');
+      const { openRuntime } = await runtime();
       const { database, migrations } = await openRuntime(env);
       await database.close();
       io.err(migrations.length > 0 ? `applied: ${migrations.join(', ')}` : 'database is up to date');
@@ -99,7 +102,9 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
         expiresIn: values['expires-in'] as string | undefined,
         name: values.name as string | undefined,
       };
+      const { checkTokenOptions, tokenCreate } = await tokens();
       checkTokenOptions(options);
+      const { openRuntime } = await runtime();
       const { database } = await openRuntime(env);
       try {
         const result = await tokenCreate(database.db, options, new Date());
@@ -117,7 +122,10 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
       const { values, positionals } = parse(rest, { user: { type: 'string' } });
       if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
       if (typeof values.user !== 'string') throw new UsageError('--user is required');
+      const { checkCliUser } = await tokens();
       checkCliUser(values.user);
+      const { openRuntime } = await runtime();
+      const { dashboardLink } = await import('./dashboard-link.js');
       const { config, database } = await openRuntime(env);
       try {
         const link = await dashboardLink(database.db, values.user, config.publicUrl, new Date());
@@ -138,6 +146,8 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
       if (plan !== 'free' && plan !== 'pro' && plan !== 'enterprise') {
         throw new UsageError(`plan must be free, pro or enterprise (got "${plan}")`);
       }
+      const { openRuntime } = await runtime();
+      const { setPlan } = await import('../auth/accounts.js');
       const { database } = await openRuntime(env);
       try {
         if (!(await setPlan(database.db, id, plan as Plan))) {
@@ -150,8 +160,10 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
       }
       return 0;
     }
-    case 'review':
+    case 'review': {
+      const { parseReviewArgs, reviewCommand } = await import('./review.js');
       return reviewCommand(parseReviewArgs(rest), io);
+    }
     case undefined:
     case 'help':
     case '--help':

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
+
+export { ConfigError };
 
 /**
  * The environment as the service understands it (decisions §9). `loadConfig` is pure: it reads
@@ -204,16 +207,6 @@ export interface HttpLimits {
   signInRateLimit: number;
   /** Reverse proxies in front of the server whose X-Forwarded-For is believed (0: none). */
   trustProxyHops: number;
-}
-
-export class ConfigError extends Error {
-  readonly problems: string[];
-
-  constructor(problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-    this.problems = problems;
-  }
 }
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
