@@ -162,7 +162,7 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
     }
     case 'review': {
       const { parseReviewArgs, reviewCommand } = await import('./review.js');
-      return reviewCommand(parseReviewArgs(rest), io);
+      return reviewCommand(parseReviewArgs(rest), io, { env });
     }
     case undefined:
     case 'help':

@@ -7,7 +7,9 @@ import type { ReportInput } from '../engine/report/report-input.js';
 import { type SarifOptions, toSarif } from '../engine/report/sarif.js';
 import { toText } from '../engine/report/text.js';
 import { reviewChange } from '../engine/review-change.js';
+import { useCompileVerdicts } from '../engine/rules/compile-verdicts.js';
 import type { Finding } from '../engine/types.js';
+import { CompileCache } from './compile-cache.js';
 import { readLocalChange } from './git-change.js';
 import { UsageError } from './usage-error.js';
 
@@ -98,26 +100,48 @@ export function renderReview(format: ReviewFormat, input: ReportInput, sarif: Sa
 export async function reviewCommand(
   options: ReviewCommandOptions,
   io: Io,
-  deps: { reviewChange?: typeof reviewChange } = {},
+  deps: { reviewChange?: typeof reviewChange; env?: Record<string, string | undefined> } = {},
 ): Promise<number> {
   const local = await readLocalChange({ cwd: options.cwd, base: options.base });
   const { files } = local.change;
   io.err(`redline: reviewing ${files.length} changed file(s) in ${local.root} against ${local.base.description}`);
   const engine = deps.reviewChange ?? reviewChange;
-  const result = await engine(local.change, { checkSecurity: true, checkPerformance: true });
+  const cache = CompileCache.open(deps.env ?? process.env, astGrepVersions());
+  useCompileVerdicts(cache);
+  let result: Awaited<ReturnType<typeof reviewChange>>;
+  try {
+    result = await engine(local.change, { checkSecurity: true, checkPerformance: true });
+  } finally {
+    useCompileVerdicts(undefined);
+    cache.save();
+  }
   const input: ReportInput = { files, findings: result.findings, summary: result.summary, analysis: result.analysis };
   io.out(renderReview(options.format, input, { toolVersion: redlineVersion() }));
   return reviewExitCode(result.findings, options.failOn);
 }
 
-/** The package's version, from package.json beside src/ or build/ (undefined if it cannot be read). */
-export function redlineVersion(): string | undefined {
+/** Our package.json, beside src/ or build/ (empty if it cannot be read). */
+function packageJson(): { version?: unknown; dependencies?: unknown } {
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-      version?: unknown;
-    };
-    return typeof pkg.version === 'string' ? pkg.version : undefined;
+    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
   } catch {
-    return undefined;
+    return {};
   }
+}
+
+/** The package's version (undefined if package.json cannot be read). */
+export function redlineVersion(): string | undefined {
+  const { version } = packageJson();
+  return typeof version === 'string' ? version : undefined;
+}
+
+/** The pinned versions of the ast-grep packages: what decides which queries compile. */
+function astGrepVersions(): Record<string, string> {
+  const { dependencies } = packageJson();
+  if (typeof dependencies !== 'object' || dependencies === null) return {};
+  return Object.fromEntries(
+    Object.entries(dependencies).filter(
+      (entry): entry is [string, string] => entry[0].startsWith('@ast-grep/') && typeof entry[1] === 'string',
+    ),
+  );
 }

@@ -3,6 +3,7 @@ import { type Language, ruleLanguagesFor } from '../languages.js';
 import { asciiRegex } from './ascii-regex.js';
 import { findAll, parseSource, type Query } from './ast-grep.js';
 import { cheapFirst } from './cheap-first.js';
+import { compileKey, compileVerdicts } from './compile-verdicts.js';
 import { mapRule, type RuleObject } from './map-rule.js';
 import { prefixMetavars } from './prefix-metavars.js';
 import type { Rule } from './rule-schema.js';
@@ -65,7 +66,7 @@ export class RuleLibrary {
     const bodies: Body[] = [];
     rules.forEach((rule, index) => {
       if (!rule.languages.some((l) => families.includes(l))) return;
-      const query = preparedQuery(rule, ascii, empty) ?? preparedQuery(rule, false, empty);
+      const query = preparedQuery(rule, ascii, empty, language) ?? preparedQuery(rule, false, empty, language);
       if (query === undefined) {
         this.plans.set(rule, { mode: 'never' });
         return;
@@ -75,7 +76,7 @@ export class RuleLibrary {
       const body = mapRule(query.rule, (o) =>
         typeof o.pattern === 'string' ? { ...o, pattern: prefixMetavars(o.pattern, prefix) } : o,
       );
-      if (body === undefined || !compiles(empty, { rule: body })) {
+      if (body === undefined || !compiles(empty, language, { rule: body })) {
         this.plans.set(rule, { mode: 'alone', query });
         return;
       }
@@ -167,13 +168,20 @@ function substitute(form: RuleObject | undefined, replace: (id: number) => RuleO
   return visit(form ?? {}) as RuleObject;
 }
 
-function compiles(empty: SgNode, query: Query): boolean {
+/** Whether ast-grep compiles the query for the grammar of `empty` (an empty file of `language`). */
+function compiles(empty: SgNode, language: Language, query: Query): boolean {
+  const verdicts = compileVerdicts();
+  const key = verdicts && compileKey(language, stableStringify(query));
+  const known = key === undefined ? undefined : verdicts?.get(key);
+  if (known !== undefined) return known;
+  let ok = true;
   try {
     findAll(empty, query);
-    return true;
   } catch {
-    return false;
+    ok = false;
   }
+  if (key !== undefined) verdicts?.set(key, ok);
+  return ok;
 }
 
 /**
@@ -188,14 +196,14 @@ const prepare = (rule: unknown, ascii: boolean): RuleObject | undefined =>
  * The rule's query prepared for speed (`prepare`), or as written when it cannot be (only for
  * Unicode sources: the caller falls back to those); undefined when it does not compile.
  */
-function preparedQuery(rule: Rule, ascii: boolean, empty: SgNode): Query | undefined {
+function preparedQuery(rule: Rule, ascii: boolean, empty: SgNode, language: Language): Query | undefined {
   const body = prepare(rule.rule, ascii) ?? (ascii ? undefined : rule.rule);
   const constraints =
     rule.constraints &&
     Object.entries(rule.constraints).map(([k, v]) => [k, prepare(v, ascii) ?? (ascii ? undefined : v)] as const);
   if (body === undefined || constraints?.some(([, v]) => v === undefined)) return undefined;
   const query: Query = { rule: body, constraints: constraints && Object.fromEntries(constraints) };
-  return compiles(empty, query) ? query : undefined;
+  return compiles(empty, language, query) ? query : undefined;
 }
 
 const LIBRARIES = new WeakMap<readonly Rule[], Map<string, RuleLibrary>>();

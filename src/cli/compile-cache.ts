@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { CompileVerdicts } from '../engine/rules/compile-verdicts.js';
+
+/**
+ * The engine's compile verdicts kept between runs of `redline review`, in
+ * `$XDG_CACHE_HOME/redline/` (else `~/.cache/redline/`), one file per set of ast-grep versions
+ * (the grammar decides what compiles; the keys already name the query's text, so any Redline
+ * version can share the file). A missing or unreadable file is an empty cache; a file that cannot
+ * be written is left as it was: the cache only saves time.
+ */
+export class CompileCache implements CompileVerdicts {
+  readonly #verdicts: Map<string, boolean>;
+  #added = 0;
+
+  private constructor(
+    readonly file: string,
+    verdicts: Map<string, boolean>,
+  ) {
+    this.#verdicts = verdicts;
+  }
+
+  /** The cache for these ast-grep package versions (`@ast-grep/*` of package.json's dependencies). */
+  static open(env: Record<string, string | undefined>, astGrepVersions: Record<string, string>): CompileCache {
+    const root = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
+    const versions = Object.entries(astGrepVersions)
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, version]) => `${name}@${version}`)
+      .join(',');
+    const id = createHash('sha256').update(versions).digest('hex').slice(0, 16);
+    const file = join(root, 'redline', `ast-grep-compiles-${id}.json`);
+    return new CompileCache(file, readVerdicts(file));
+  }
+
+  get(key: string): boolean | undefined {
+    return this.#verdicts.get(key);
+  }
+
+  set(key: string, compiles: boolean): void {
+    if (this.#verdicts.get(key) === compiles) return;
+    this.#verdicts.set(key, compiles);
+    this.#added += 1;
+  }
+
+  /** Writes the file when the run learned something (to a temporary name, then renamed: whole or not at all). */
+  save(): void {
+    if (this.#added === 0) return;
+    try {
+      mkdirSync(join(this.file, '..'), { recursive: true });
+      const temporary = `${this.file}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(Object.fromEntries(this.#verdicts)));
+      renameSync(temporary, this.file);
+      this.#added = 0;
+    } catch {
+      // A read-only or full disk costs the next run its second, nothing else.
+    }
+  }
+}
+
+function readVerdicts(file: string): Map<string, boolean> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new Map();
+    return new Map(Object.entries(parsed).filter((entry): entry is [string, boolean] => typeof entry[1] === 'boolean'));
+  } catch {
+    return new Map();
+  }
+}
