@@ -1,0 +1,111 @@
+import type { Webhook } from '../../client/index.js';
+import type { Dashboard, Page } from '../dashboard.js';
+import { errorBox, withErrorIn } from '../error-box.js';
+import { when } from '../format.js';
+import { h } from '../h.js';
+import { checkedEvents, webhookFields } from './webhook-fields.js';
+
+/** Webhooks: create one, and the list (each links to its page: edit, test event, deliveries, delete). */
+export async function webhooksPage(dash: Dashboard): Promise<Page> {
+  const listSlot = h('div', {});
+  try {
+    // At most 25 per account and mode (decisions §17): one page of 100 holds them all.
+    const { data } = await dash.api().listWebhooks({ limit: 100 });
+    listSlot.replaceChildren(
+      data.length === 0
+        ? h(
+            'p',
+            { class: 'empty' },
+            'No webhooks yet: create one above to have Redline POST review events to your server.',
+          )
+        : webhookTable(data),
+    );
+  } catch (error) {
+    listSlot.replaceChildren(errorBox(error));
+  }
+  return {
+    title: 'Webhooks',
+    body: h('div', {}, createForm(dash), h('h2', {}, 'Your webhooks'), listSlot),
+  };
+}
+
+function createForm(dash: Dashboard): HTMLElement {
+  const slot = h('div', { 'aria-live': 'polite' });
+  const form = h(
+    'form',
+    { class: 'create-key', 'aria-labelledby': 'h-create-webhook' },
+    h('h2', { id: 'h-create-webhook' }, 'Create a webhook'),
+    webhookFields('w-new', '', ['review.completed']),
+    h(
+      'div',
+      { class: 'field' },
+      h('label', { for: 'w-new-secret' }, 'Secret (optional)'),
+      h('input', {
+        id: 'w-new-secret',
+        name: 'secret',
+        type: 'password',
+        autocomplete: 'off',
+        minlength: '16',
+        maxlength: '256',
+        'aria-describedby': 'w-new-secret-hint',
+      }),
+      h(
+        'small',
+        { id: 'w-new-secret-hint' },
+        '16 to 256 characters; deliveries are signed with it. Never shown again.',
+      ),
+    ),
+    h('button', { type: 'submit' }, 'Create webhook'),
+    slot,
+  ) as HTMLFormElement;
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const secret = String(data.get('secret') ?? '');
+    void withErrorIn(slot, async () => {
+      const created = await dash.api().createWebhook({
+        url: String(data.get('url') ?? ''),
+        events: checkedEvents(data),
+        ...(secret ? { secret } : {}),
+      });
+      location.hash = `#/webhooks/${encodeURIComponent(created.id)}`;
+    });
+  });
+  return form;
+}
+
+/** Enabled, or disabled with when (the page of the webhook says why and offers re-enabling). */
+export function stateText(webhook: Webhook): string {
+  return webhook.enabled ? 'enabled' : `disabled ${when(webhook.disabled_at)}`;
+}
+
+function webhookTable(webhooks: Webhook[]): HTMLElement {
+  return h(
+    'table',
+    { class: 'keys' },
+    h('caption', { class: 'visually-hidden' }, 'Webhooks'),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        ['URL', 'Events', 'State', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      webhooks.map((w) =>
+        h(
+          'tr',
+          {},
+          h('td', { class: 'wrap' }, h('a', { href: `#/webhooks/${encodeURIComponent(w.id)}` }, w.url)),
+          h('td', {}, w.events.join(', ')),
+          h('td', {}, h('span', { class: `badge ${w.enabled ? 'state-on' : 'state-off'}` }, stateText(w))),
+          h('td', {}, when(w.created_at)),
+        ),
+      ),
+    ),
+  );
+}
