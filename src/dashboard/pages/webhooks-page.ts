@@ -74,8 +74,8 @@ function createForm(dash: Dashboard): HTMLElement {
   return form;
 }
 
-/** Enabled, or disabled with when (the page of the webhook says why and offers re-enabling). */
-export function stateText(webhook: Webhook): string {
+/** Enabled, or disabled since when (the webhook's own page says why and offers re-enabling). */
+function stateText(webhook: Webhook): string {
   return webhook.enabled ? 'enabled' : `disabled ${when(webhook.disabled_at)}`;
 }
 
