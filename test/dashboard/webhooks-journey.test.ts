@@ -92,6 +92,16 @@ describe('the webhooks journey', () => {
       .where('id', '=', webhookId)
       .executeTakeFirstOrThrow();
     expect(stored).toEqual({ url: receiverUrl, events: ['review.completed', 'review.failed'], enabled: true });
+
+    // A live webhook is not a test one (decisions §17): the test list is empty, the live one lists it.
+    await page.getByRole('link', { name: 'Back to the webhooks' }).click();
+    await page.getByRole('link', { name: 'Test webhooks' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhooks (test mode)' }).waitFor();
+    await page.getByText('No webhooks yet').waitFor();
+    await page.getByRole('link', { name: 'Live webhooks' }).click();
+    await page.getByRole('link', { name: receiverUrl }).click();
+    await page.getByRole('heading', { level: 1, name: 'Webhook' }).waitFor();
+    expect(page.url()).toBe(`${server.base}/app/#/webhooks/${webhookId}`);
   });
 
   it('sends a test event and shows its delivery with the answer, then redelivers it', async () => {

@@ -1,9 +1,10 @@
 import type { Webhook, WebhookDelivery } from '../../client/index.js';
-import type { Dashboard, Page } from '../dashboard.js';
+import { currentRoute, type Dashboard, type Mode, modeOf, type Page } from '../dashboard.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
 import { checkedEvents, webhookFields } from './webhook-fields.js';
+import { modeSuffix } from './webhooks-page.js';
 
 /** While a delivery is pending, its list is read again this often (the rest of the page stays). */
 const REFRESH_MS = 1500;
@@ -12,7 +13,8 @@ const EXCERPT_CHARS = 300;
 
 /** One webhook: its state (why it is disabled, re-enable), the test event, edit, delete, deliveries. */
 export async function webhookPage(dash: Dashboard, id: string): Promise<Page> {
-  const api = dash.api();
+  const mode = modeOf(currentRoute().query);
+  const api = dash.api(mode);
   const webhook = await api.getWebhook(id);
   const deliveries = h('div', { id: 'deliveries' });
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -26,7 +28,7 @@ export async function webhookPage(dash: Dashboard, id: string): Promise<Page> {
     try {
       const { data } = await api.listWebhookDeliveries(id, { limit: 25 });
       if (left) return;
-      deliveries.replaceChildren(deliveryList(dash, id, data, reload));
+      deliveries.replaceChildren(deliveryList(dash, mode, id, data, reload));
       if (data.some((d) => d.status === 'pending')) timer = setTimeout(() => void reload(), REFRESH_MS);
     } catch (error) {
       deliveries.replaceChildren(errorBox(error));
@@ -48,18 +50,18 @@ export async function webhookPage(dash: Dashboard, id: string): Promise<Page> {
     'Send a test event',
   );
   return {
-    title: 'Webhook',
+    title: mode === 'test' ? 'Webhook (test mode)' : 'Webhook',
     body: h(
       'div',
       {},
       h('p', { class: 'wrap' }, h('code', {}, webhook.url), ' · ', webhook.events.join(', ')),
-      stateSection(dash, webhook),
-      h('div', { class: 'actions' }, sendTest, ' ', deleteButton(dash, webhook)),
+      stateSection(dash, mode, webhook),
+      h('div', { class: 'actions' }, sendTest, ' ', deleteButton(dash, mode, webhook)),
       testSlot,
-      editForm(dash, webhook),
+      editForm(dash, mode, webhook),
       h('h2', {}, 'Deliveries'),
       deliveries,
-      h('p', {}, h('a', { href: '#/webhooks' }, 'Back to the webhooks')),
+      h('p', {}, h('a', { href: `#/webhooks${modeSuffix(mode)}` }, 'Back to the webhooks')),
     ),
   };
 }
@@ -69,7 +71,7 @@ export async function webhookPage(dash: Dashboard, id: string): Promise<Page> {
  * `disabled_at`; a webhook is disabled by failures only at a delivery's fifth failed attempt, so
  * no failures in a row means it was switched off by a change (`enabled: false`).
  */
-function stateSection(dash: Dashboard, webhook: Webhook): HTMLElement {
+function stateSection(dash: Dashboard, mode: Mode, webhook: Webhook): HTMLElement {
   if (webhook.enabled) {
     return h(
       'p',
@@ -94,7 +96,7 @@ function stateSection(dash: Dashboard, webhook: Webhook): HTMLElement {
         type: 'button',
         onclick: () =>
           withErrorIn(slot, async () => {
-            await dash.api().updateWebhook(webhook.id, { enabled: true });
+            await dash.api(mode).updateWebhook(webhook.id, { enabled: true });
             dash.refresh();
           }),
       },
@@ -104,7 +106,7 @@ function stateSection(dash: Dashboard, webhook: Webhook): HTMLElement {
   );
 }
 
-function editForm(dash: Dashboard, webhook: Webhook): HTMLElement {
+function editForm(dash: Dashboard, mode: Mode, webhook: Webhook): HTMLElement {
   const slot = h('div', { 'aria-live': 'polite' });
   const secretChoice = (value: string, label: string, checked: boolean) =>
     h('label', {}, h('input', { type: 'radio', name: 'secret_action', value, checked }), ` ${label}`);
@@ -144,7 +146,7 @@ function editForm(dash: Dashboard, webhook: Webhook): HTMLElement {
     const action = String(data.get('secret_action'));
     const secret = String(data.get('secret') ?? '');
     void withErrorIn(slot, async () => {
-      await dash.api().updateWebhook(webhook.id, {
+      await dash.api(mode).updateWebhook(webhook.id, {
         url: String(data.get('url') ?? ''),
         events: checkedEvents(data),
         enabled: data.get('enabled') !== null,
@@ -157,7 +159,7 @@ function editForm(dash: Dashboard, webhook: Webhook): HTMLElement {
 }
 
 /** Deleting asks first, in a modal dialog (Escape cancels, focus returns to the button). */
-function deleteButton(dash: Dashboard, webhook: Webhook): HTMLElement {
+function deleteButton(dash: Dashboard, mode: Mode, webhook: Webhook): HTMLElement {
   const slot = h('div', { 'aria-live': 'polite' });
   const dialog = h(
     'dialog',
@@ -175,9 +177,9 @@ function deleteButton(dash: Dashboard, webhook: Webhook): HTMLElement {
           class: 'danger',
           onclick: () =>
             withErrorIn(slot, async () => {
-              await dash.api().deleteWebhook(webhook.id);
+              await dash.api(mode).deleteWebhook(webhook.id);
               (dialog as HTMLDialogElement).close();
-              location.hash = '#/webhooks';
+              location.hash = `#/webhooks${modeSuffix(mode)}`;
             }),
         },
         'Delete webhook',
@@ -195,6 +197,7 @@ function deleteButton(dash: Dashboard, webhook: Webhook): HTMLElement {
 
 function deliveryList(
   dash: Dashboard,
+  mode: Mode,
   webhookId: string,
   deliveries: WebhookDelivery[],
   reload: () => Promise<void>,
@@ -228,7 +231,7 @@ function deliveryList(
                 type: 'button',
                 onclick: () =>
                   withErrorIn(slot, async () => {
-                    await dash.api().redeliverWebhook(webhookId, d.id);
+                    await dash.api(mode).redeliverWebhook(webhookId, d.id);
                     await reload();
                   }),
               },

@@ -1,5 +1,5 @@
 import type { Webhook } from '../../client/index.js';
-import type { Dashboard, Page } from '../dashboard.js';
+import { currentRoute, type Dashboard, type Mode, modeOf, type Page } from '../dashboard.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
@@ -7,10 +7,11 @@ import { checkedEvents, webhookFields } from './webhook-fields.js';
 
 /** Webhooks: create one, and the list (each links to its page: edit, test event, deliveries, delete). */
 export async function webhooksPage(dash: Dashboard): Promise<Page> {
+  const mode = modeOf(currentRoute().query);
   const listSlot = h('div', {});
   try {
     // At most 25 per account and mode (decisions §17): one page of 100 holds them all.
-    const { data } = await dash.api().listWebhooks({ limit: 100 });
+    const { data } = await dash.api(mode).listWebhooks({ limit: 100 });
     listSlot.replaceChildren(
       data.length === 0
         ? h(
@@ -18,18 +19,35 @@ export async function webhooksPage(dash: Dashboard): Promise<Page> {
             { class: 'empty' },
             'No webhooks yet: create one above to have Redline POST review events to your server.',
           )
-        : webhookTable(data),
+        : webhookTable(data, mode),
     );
   } catch (error) {
     listSlot.replaceChildren(errorBox(error));
   }
   return {
-    title: 'Webhooks',
-    body: h('div', {}, createForm(dash), h('h2', {}, 'Your webhooks'), listSlot),
+    title: mode === 'test' ? 'Webhooks (test mode)' : 'Webhooks',
+    body: h('div', {}, modeSwitch(mode), createForm(dash, mode), h('h2', {}, 'Your webhooks'), listSlot),
   };
 }
 
-function createForm(dash: Dashboard): HTMLElement {
+/** The query that keeps a link in the page's mode. */
+export function modeSuffix(mode: Mode): string {
+  return mode === 'test' ? '?mode=test' : '';
+}
+
+/** Live and test webhooks are apart (decisions §17): a test one receives test-mode events only. */
+function modeSwitch(mode: Mode): HTMLElement {
+  const link = (m: Mode, label: string) =>
+    h('a', { href: `#/webhooks${modeSuffix(m)}`, 'aria-current': m === mode ? 'page' : undefined }, label);
+  return h(
+    'nav',
+    { class: 'pager', 'aria-label': 'Mode' },
+    link('live', 'Live webhooks'),
+    link('test', 'Test webhooks'),
+  );
+}
+
+function createForm(dash: Dashboard, mode: Mode): HTMLElement {
   const slot = h('div', { 'aria-live': 'polite' });
   const form = h(
     'form',
@@ -63,12 +81,12 @@ function createForm(dash: Dashboard): HTMLElement {
     const data = new FormData(form);
     const secret = String(data.get('secret') ?? '');
     void withErrorIn(slot, async () => {
-      const created = await dash.api().createWebhook({
+      const created = await dash.api(mode).createWebhook({
         url: String(data.get('url') ?? ''),
         events: checkedEvents(data),
         ...(secret ? { secret } : {}),
       });
-      location.hash = `#/webhooks/${encodeURIComponent(created.id)}`;
+      location.hash = `#/webhooks/${encodeURIComponent(created.id)}${modeSuffix(mode)}`;
     });
   });
   return form;
@@ -79,7 +97,7 @@ function stateText(webhook: Webhook): string {
   return webhook.enabled ? 'enabled' : `disabled ${when(webhook.disabled_at)}`;
 }
 
-function webhookTable(webhooks: Webhook[]): HTMLElement {
+function webhookTable(webhooks: Webhook[], mode: Mode): HTMLElement {
   return h(
     'table',
     { class: 'keys' },
@@ -100,7 +118,11 @@ function webhookTable(webhooks: Webhook[]): HTMLElement {
         h(
           'tr',
           {},
-          h('td', { class: 'wrap' }, h('a', { href: `#/webhooks/${encodeURIComponent(w.id)}` }, w.url)),
+          h(
+            'td',
+            { class: 'wrap' },
+            h('a', { href: `#/webhooks/${encodeURIComponent(w.id)}${modeSuffix(mode)}` }, w.url),
+          ),
           h('td', {}, w.events.join(', ')),
           h('td', {}, h('span', { class: `badge ${w.enabled ? 'state-on' : 'state-off'}` }, stateText(w))),
           h('td', {}, when(w.created_at)),
