@@ -120,6 +120,62 @@ export interface CreateTokenInput {
   expires_in?: number;
 }
 
+/** Decisions §5: a webhook subscription; the secret itself is never returned. */
+export const webhookSchema = z.looseObject({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  has_secret: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  disabled_at: z.string().nullable(),
+  failure_count: z.number(),
+});
+
+export const webhookAttemptSchema = z.looseObject({
+  attempt: z.number(),
+  status_code: z.number().nullable(),
+  latency_ms: z.number(),
+  error: z.string().nullable(),
+  response_body: z.string().nullable(),
+  created_at: z.string(),
+});
+
+/** Decisions §5 and §18: one delivery of an event to a webhook, with every attempt. */
+export const webhookDeliverySchema = z.looseObject({
+  id: z.string(),
+  webhook_id: z.string(),
+  event_id: z.string(),
+  event_type: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  next_attempt_at: z.string().nullable(),
+  redelivery_of: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  attempts: z.array(webhookAttemptSchema),
+});
+
+export type Webhook = z.infer<typeof webhookSchema>;
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** Spec 4.3: the body of POST /webhooks. */
+export interface CreateWebhookInput {
+  url: string;
+  events: string[];
+  /** 16 to 256 characters; deliveries are signed with it. */
+  secret?: string;
+}
+
+/** Decisions §5 and §17: PATCH /webhooks/:id; `secret: null` removes it, `enabled: true` re-enables. */
+export interface UpdateWebhookInput {
+  url?: string;
+  events?: string[];
+  secret?: string | null;
+  enabled?: boolean;
+}
+
 export type Review = z.infer<typeof reviewSchema>;
 export type CreatedReview = z.infer<typeof createdReviewSchema>;
 export type ReviewStatusResult = z.infer<typeof reviewStatusSchema>;

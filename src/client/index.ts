@@ -5,6 +5,7 @@ export type {
   CreatedReview,
   CreateReviewInput,
   CreateTokenInput,
+  CreateWebhookInput,
   DashboardSession,
   ListReviewsQuery,
   Pagination,
@@ -14,6 +15,10 @@ export type {
   ReviewStatus,
   ReviewStatusResult,
   Severity,
+  UpdateWebhookInput,
+  Webhook,
+  WebhookAttempt,
+  WebhookDelivery,
 } from './api-types.js';
 export { REVIEW_STATUSES, SEVERITIES } from './api-types.js';
 export { type ClientErrorCode, RedlineApiError } from './redline-api-error.js';
@@ -22,8 +27,11 @@ export {
   type CallOptions,
   type CreateReviewOptions,
   type CreateReviewResult,
+  type PageQuery,
   RedlineClient,
   type RedlineClientOptions,
   type ReviewPage,
+  type WebhookDeliveryPage,
+  type WebhookPage,
 } from './redline-client.js';
 export { backoffMs, hintedDelayMs } from './retry-delay.js';

@@ -6,6 +6,7 @@ import {
   type CreatedReview,
   type CreateReviewInput,
   type CreateTokenInput,
+  type CreateWebhookInput,
   commentSchema,
   createdApiTokenSchema,
   createdReviewSchema,
@@ -21,6 +22,11 @@ import {
   reviewStatusSchema,
   sessionSchema,
   statisticsSchema,
+  type UpdateWebhookInput,
+  type Webhook,
+  type WebhookDelivery,
+  webhookDeliverySchema,
+  webhookSchema,
 } from './api-types.js';
 import { RedlineApiError } from './redline-api-error.js';
 import { backoffMs, hintedDelayMs } from './retry-delay.js';
@@ -75,8 +81,24 @@ export interface ReviewPage {
   pagination: Pagination;
 }
 
+export interface WebhookPage {
+  data: Webhook[];
+  pagination: Pagination;
+}
+
+export interface WebhookDeliveryPage {
+  data: WebhookDelivery[];
+  pagination: Pagination;
+}
+
+/** The query of the webhook lists: newest first; `after` is the previous page's `next_cursor`. */
+export interface PageQuery {
+  limit?: number;
+  after?: string;
+}
+
 interface RequestSpec<S extends z.ZodType> {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   /** After the base URL (`/reviews`), or from the server's root when it starts with /api/. */
   path: string;
   /** The answer is the object itself, not `{ data }` (the token endpoints, spec 4.1). */
@@ -287,6 +309,62 @@ export class RedlineClient {
     const path = `/api/auth/tokens/${encodeURIComponent(id)}`;
     const schema = z.looseObject({ success: z.boolean() });
     await this.#request({ method: 'DELETE', path, unwrapped: true, signal: options.signal, schema });
+  }
+
+  /** Decisions §5: one page of your webhooks, newest first. */
+  async listWebhooks(query: PageQuery = {}, options: CallOptions = {}): Promise<WebhookPage> {
+    const spec = { method: 'GET', path: '/webhooks', schema: webhookSchema.array() } as const;
+    const answer = await this.#request({ ...spec, query: { ...query }, signal: options.signal });
+    return { data: answer.data, pagination: paginationSchema.parse(answer.body.pagination) };
+  }
+
+  async getWebhook(id: string, options: CallOptions = {}): Promise<Webhook> {
+    const path = `/webhooks/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: 'GET', path, signal: options.signal, schema: webhookSchema })).data;
+  }
+
+  async createWebhook(input: CreateWebhookInput, options: CallOptions = {}): Promise<Webhook> {
+    const spec = { method: 'POST', path: '/webhooks', schema: webhookSchema } as const;
+    return (await this.#request({ ...spec, body: input, signal: options.signal })).data;
+  }
+
+  /** Changes what is given; `enabled: true` re-enables a disabled webhook, `secret: null` removes the secret. */
+  async updateWebhook(id: string, input: UpdateWebhookInput, options: CallOptions = {}): Promise<Webhook> {
+    const path = `/webhooks/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: 'PATCH', path, body: input, signal: options.signal, schema: webhookSchema }))
+      .data;
+  }
+
+  /** Deletes the webhook and its deliveries log. */
+  async deleteWebhook(id: string, options: CallOptions = {}): Promise<void> {
+    const path = `/webhooks/${encodeURIComponent(id)}`;
+    await this.#request({ method: 'DELETE', path, noContent: true, signal: options.signal, schema: z.unknown() });
+  }
+
+  /** One page of a webhook's deliveries, newest first, each with every attempt. */
+  async listWebhookDeliveries(
+    id: string,
+    query: PageQuery = {},
+    options: CallOptions = {},
+  ): Promise<WebhookDeliveryPage> {
+    const path = `/webhooks/${encodeURIComponent(id)}/deliveries`;
+    const spec = { method: 'GET', path, schema: webhookDeliverySchema.array() } as const;
+    const answer = await this.#request({ ...spec, query: { ...query }, signal: options.signal });
+    return { data: answer.data, pagination: paginationSchema.parse(answer.body.pagination) };
+  }
+
+  /** Sends a finished delivery again as a new delivery of the same event (409 while pending or disabled). */
+  async redeliverWebhook(id: string, deliveryId: string, options: CallOptions = {}): Promise<WebhookDelivery> {
+    const path = `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`;
+    const spec = { method: 'POST', path, schema: webhookDeliverySchema } as const;
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+
+  /** Sends a `ping` test event: one attempt, even to a disabled webhook. */
+  async sendWebhookTest(id: string, options: CallOptions = {}): Promise<WebhookDelivery> {
+    const path = `/webhooks/${encodeURIComponent(id)}/test`;
+    const spec = { method: 'POST', path, schema: webhookDeliverySchema } as const;
+    return (await this.#request({ ...spec, signal: options.signal })).data;
   }
 
   async #request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.infer<S>>> {

@@ -6,6 +6,8 @@ import { keysPage } from './pages/keys-page.js';
 import { reviewPage } from './pages/review-page.js';
 import { reviewsPage } from './pages/reviews-page.js';
 import { signInPage } from './pages/sign-in-page.js';
+import { webhookPage } from './pages/webhook-page.js';
+import { webhooksPage } from './pages/webhooks-page.js';
 
 const baseUrl = `${location.origin}/v1`;
 // Retries are for scripts; a person sees the error and decides.
@@ -58,6 +60,9 @@ async function pageFor(dash: Dashboard): Promise<Page> {
   const review = /^\/reviews\/([^/]+)$/.exec(path);
   if (review?.[1]) return reviewPage(dash, decodeURIComponent(review[1]));
   if (path === '/keys') return keysPage(dash);
+  const webhook = /^\/webhooks\/([^/]+)$/.exec(path);
+  if (webhook?.[1]) return webhookPage(dash, decodeURIComponent(webhook[1]));
+  if (path === '/webhooks') return webhooksPage(dash);
   if (path === '/reviews') return reviewsPage(dash);
   return {
     title: 'Not found',
@@ -82,6 +87,7 @@ function layout(session: DashboardSession, signOut: () => void): { shell: HTMLEl
         { 'aria-label': 'Main' },
         nav('#/reviews', 'Reviews', path.startsWith('/reviews')),
         nav('#/keys', 'Keys', path === '/keys'),
+        nav('#/webhooks', 'Webhooks', path.startsWith('/webhooks')),
       ),
       h('span', { class: 'user' }, `Signed in as ${session.user.username}`),
       h('button', { type: 'button', onclick: signOut }, 'Sign out'),

@@ -158,6 +158,87 @@ describe('requests', () => {
   });
 });
 
+describe('webhooks', () => {
+  const webhook = {
+    id: 'whk_1',
+    url: 'https://hooks.example/redline',
+    events: ['review.completed'],
+    enabled: true,
+    has_secret: false,
+    created_at: '2026-11-20T10:00:00.000Z',
+    updated_at: '2026-11-20T10:00:00.000Z',
+    disabled_at: null,
+    failure_count: 0,
+  };
+  const delivery = {
+    id: 'dlv_1',
+    webhook_id: 'whk_1',
+    event_id: 'evt_1',
+    event_type: 'ping',
+    status: 'delivered',
+    next_attempt_at: null,
+    redelivery_of: null,
+    created_at: '2026-11-20T10:00:00.000Z',
+    updated_at: '2026-11-20T10:00:01.000Z',
+    attempts: [
+      {
+        attempt: 1,
+        status_code: 200,
+        latency_ms: 12,
+        error: null,
+        response_body: 'ok',
+        created_at: '2026-11-20T10:00:01.000Z',
+      },
+    ],
+  };
+  const secret = ['s'.repeat(8), 'e'.repeat(8)].join('');
+
+  it('creates, lists, changes (secret null removes it) and deletes, with the exact bodies', async () => {
+    const { c } = client();
+    nock(BASE)
+      .post('/webhooks', { url: webhook.url, events: ['review.completed'], secret })
+      .reply(201, { data: webhook, meta })
+      .get('/webhooks')
+      .query({ limit: 100 })
+      .reply(200, { data: [webhook], pagination: { has_more: false, next_cursor: null }, meta })
+      .patch('/webhooks/whk_1', { secret: null, enabled: true })
+      .reply(200, { data: { ...webhook, enabled: true }, meta })
+      .delete('/webhooks/whk_1')
+      .reply(204);
+    expect(await c.createWebhook({ url: webhook.url, events: ['review.completed'], secret })).toEqual(webhook);
+    expect(await c.listWebhooks({ limit: 100 })).toEqual({
+      data: [webhook],
+      pagination: { has_more: false, next_cursor: null },
+    });
+    expect((await c.updateWebhook('whk_1', { secret: null, enabled: true })).enabled).toBe(true);
+    await expect(c.deleteWebhook('whk_1')).resolves.toBeUndefined();
+  });
+
+  it('sends a test event, lists deliveries with their attempts and redelivers', async () => {
+    const { c } = client();
+    nock(BASE)
+      .post('/webhooks/whk_1/test')
+      .reply(202, { data: { ...delivery, status: 'pending', attempts: [] }, meta })
+      .get('/webhooks/whk_1/deliveries')
+      .query({ limit: 25 })
+      .reply(200, { data: [delivery], pagination: { has_more: false, next_cursor: null }, meta })
+      .post('/webhooks/whk_1/deliveries/dlv_1/redeliver')
+      .reply(202, { data: { ...delivery, id: 'dlv_2', redelivery_of: 'dlv_1', attempts: [] }, meta });
+    expect((await c.sendWebhookTest('whk_1')).status).toBe('pending');
+    expect((await c.listWebhookDeliveries('whk_1', { limit: 25 })).data).toEqual([delivery]);
+    expect((await c.redeliverWebhook('whk_1', 'dlv_1')).redelivery_of).toBe('dlv_1');
+  });
+
+  it('does not repeat a PATCH that failed with a 5xx', async () => {
+    const { c, sleeps } = client();
+    nock(BASE)
+      .patch('/webhooks/whk_1', { enabled: false })
+      .reply(503, apiError('service_unavailable', 503, 'down'));
+    expect((await failure(c.updateWebhook('whk_1', { enabled: false }))).status).toBe(503);
+    expect(sleeps).toEqual([]);
+  });
+});
+
 describe('errors', () => {
   it.each([
     [400, 'validation_error', 'Invalid team_id: must be a team', { field: 'team_id', issue: 'must be a team' }],
