@@ -5,7 +5,7 @@
  *   npm run bench:review-startup [-- --runs N] [-- --json]
  *
  * Two temporary git repositories: one whose change holds no source file (a README edit), one with
- * a one-file change (a new 40-line JavaScript module). Each command runs `--runs` times (default
+ * a one-file change (a new 50-line JavaScript module). Each command runs `--runs` times (default
  * 5), in turn, each a fresh process (`node bin/redline.js review -C DIR`), timed from spawn to
  * exit; the medians are compared. The compile cache lives in a temporary XDG_CACHE_HOME that the
  * first, unmeasured run fills, as a user's second run would find it.
