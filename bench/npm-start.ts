@@ -17,21 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './api/free-port.js';
 import { machineLoad } from './api/machine-load.js';
-import { ROOT } from './api/parse-args.js';
+import { parseCountArgs, ROOT } from './api/parse-args.js';
 import { spawnServer } from './api/spawn-server.js';
-
-function parseArgs(argv: string[]): { starts: number; json: boolean } {
-  const options = { starts: 3, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const n = Number(argv[i + 1]);
-    if (argv[i] === '--json') options.json = true;
-    else if (argv[i] === '--starts' && Number.isInteger(n) && n > 0) {
-      options.starts = n;
-      i += 1;
-    } else throw new Error(`unknown or malformed option ${argv[i]} (usage: --starts N, --json)`);
-  }
-  return options;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -54,7 +41,8 @@ async function startOnce(args: string[], dataDir: string, logFile: string): Prom
 }
 
 async function main() {
-  const options = parseArgs(process.argv.slice(2));
+  const { count: starts, json } = parseCountArgs(process.argv.slice(2), 'starts', 3);
+  const options = { starts, json };
   const npmCli = process.env.npm_execpath;
   if (!npmCli) throw new Error('run it through npm (npm run bench:npm-start): npm_execpath names the npm to start');
   const workDir = mkdtempSync(join(tmpdir(), 'redline-bench-npm-start-'));

@@ -17,20 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { machineLoad } from './api/machine-load.js';
-import { ROOT } from './api/parse-args.js';
-
-function parseArgs(argv: string[]): { runs: number; json: boolean } {
-  const options = { runs: 5, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const n = Number(argv[i + 1]);
-    if (argv[i] === '--json') options.json = true;
-    else if (argv[i] === '--runs' && Number.isInteger(n) && n > 0) {
-      options.runs = n;
-      i += 1;
-    } else throw new Error(`unknown or malformed option ${argv[i]} (usage: --runs N, --json)`);
-  }
-  return options;
-}
+import { parseCountArgs, ROOT } from './api/parse-args.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
@@ -80,7 +67,8 @@ const MODULE = Array.from({ length: 10 }, (_, i) =>
 ).join('\n');
 
 function main() {
-  const options = parseArgs(process.argv.slice(2));
+  const { count: runs, json } = parseCountArgs(process.argv.slice(2), 'runs', 5);
+  const options = { runs, json };
   const root = mkdtempSync(join(tmpdir(), 'redline-bench-review-'));
   try {
     const env = { ...process.env, XDG_CACHE_HOME: join(root, 'cache') };

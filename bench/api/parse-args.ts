@@ -48,3 +48,17 @@ export function hasBuild(root: string): boolean {
   process.exitCode = 1;
   return false;
 }
+
+/** `--<flag> N` (a positive whole number, default `fallback`) and a bare `--json`; anything else throws. */
+export function parseCountArgs(argv: string[], flag: string, fallback: number): { count: number; json: boolean } {
+  const options = { count: fallback, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const n = Number(argv[i + 1]);
+    if (argv[i] === '--json') options.json = true;
+    else if (argv[i] === `--${flag}` && Number.isInteger(n) && n > 0) {
+      options.count = n;
+      i += 1;
+    } else throw new Error(`unknown or malformed option ${argv[i]} (usage: --${flag} N, --json)`);
+  }
+  return options;
+}

@@ -3,6 +3,9 @@
  * literal in this repository looks like a real secret to a scanner (ours or GitHub's), and
  * every run sees the same values.
  */
+
+import { seededRandom } from '../../../bench/seeded-random.js';
+
 export const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const BASE64 = `${BASE62}+/`;
 export const BASE64URL = `${BASE62}-_`;
@@ -10,20 +13,8 @@ export const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 export const HEX = '0123456789abcdef';
 export const DIGITS = '0123456789';
 
-/** mulberry32: small, seeded, good enough to fill tokens. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function fakes(seed = 42) {
-  const next = seeded(seed);
+  const next = seededRandom(seed);
   const pick = (alphabet: string, n: number) => {
     let out = '';
     for (let i = 0; i < n; i++) out += alphabet[Math.floor(next() * alphabet.length)];
