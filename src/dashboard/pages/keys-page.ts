@@ -1,4 +1,5 @@
 import type { ApiToken, CreatedApiToken } from '../../client/index.js';
+import { confirmButton } from '../confirm-button.js';
 import type { Dashboard, Page } from '../dashboard.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
@@ -164,40 +165,17 @@ function keyTable(dash: Dashboard, tokens: ApiToken[]): HTMLElement {
   );
 }
 
-/** Revoking asks first, in a modal dialog (keyboard: Escape cancels, focus returns). */
+/** Revoking asks first (confirm-button.ts). */
 function revokeButton(dash: Dashboard, token: ApiToken): HTMLElement {
-  const slot = h('div', { 'aria-live': 'polite' });
-  const dialog = h(
-    'dialog',
-    { 'aria-labelledby': `h-revoke-${token.id}` },
-    h('h2', { id: `h-revoke-${token.id}` }, `Revoke "${token.name}"?`),
-    h('p', {}, 'Clients using this key will be refused from now on. This cannot be undone.'),
-    slot,
-    h(
-      'div',
-      { class: 'actions' },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'danger',
-          onclick: () =>
-            withErrorIn(slot, async () => {
-              await dash.api().revokeToken(token.id);
-              (dialog as HTMLDialogElement).close();
-              dash.refresh();
-            }),
-        },
-        'Revoke key',
-      ),
-      h('button', { type: 'button', onclick: () => (dialog as HTMLDialogElement).close() }, 'Keep it'),
-    ),
-  ) as HTMLDialogElement;
-  const open = h(
-    'button',
-    { type: 'button', onclick: () => dialog.showModal() },
-    'Revoke',
-    h('span', { class: 'visually-hidden' }, ` ${token.name}`),
-  );
-  return h('span', {}, open, dialog);
+  return confirmButton({
+    id: `h-revoke-${token.id}`,
+    title: `Revoke "${token.name}"?`,
+    consequence: 'Clients using this key will be refused from now on. This cannot be undone.',
+    opener: ['Revoke', h('span', { class: 'visually-hidden' }, ` ${token.name}`)],
+    confirm: 'Revoke key',
+    act: async () => {
+      await dash.api().revokeToken(token.id);
+      dash.refresh();
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import type { Webhook, WebhookDelivery } from '../../client/index.js';
+import { confirmButton } from '../confirm-button.js';
 import { currentRoute, type Dashboard, type Mode, modeOf, type Page } from '../dashboard.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
@@ -158,41 +159,20 @@ function editForm(dash: Dashboard, mode: Mode, webhook: Webhook): HTMLElement {
   return form;
 }
 
-/** Deleting asks first, in a modal dialog (Escape cancels, focus returns to the button). */
+/** Deleting asks first (confirm-button.ts). */
 function deleteButton(dash: Dashboard, mode: Mode, webhook: Webhook): HTMLElement {
-  const slot = h('div', { 'aria-live': 'polite' });
-  const dialog = h(
-    'dialog',
-    { 'aria-labelledby': 'h-delete-webhook' },
-    h('h2', { id: 'h-delete-webhook' }, 'Delete this webhook?'),
-    h('p', {}, `${webhook.url} will receive no more events, and its deliveries log is deleted too.`),
-    slot,
-    h(
-      'div',
-      { class: 'actions' },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'danger',
-          onclick: () =>
-            withErrorIn(slot, async () => {
-              await dash.api(mode).deleteWebhook(webhook.id);
-              (dialog as HTMLDialogElement).close();
-              location.hash = `#/webhooks${modeSuffix(mode)}`;
-            }),
-        },
-        'Delete webhook',
-      ),
-      h('button', { type: 'button', onclick: () => (dialog as HTMLDialogElement).close() }, 'Keep it'),
-    ),
-  ) as HTMLDialogElement;
-  return h(
-    'span',
-    {},
-    h('button', { type: 'button', class: 'danger', onclick: () => dialog.showModal() }, 'Delete'),
-    dialog,
-  );
+  return confirmButton({
+    id: 'h-delete-webhook',
+    title: 'Delete this webhook?',
+    consequence: `${webhook.url} will receive no more events, and its deliveries log is deleted too.`,
+    opener: ['Delete'],
+    openerClass: 'danger',
+    confirm: 'Delete webhook',
+    act: async () => {
+      await dash.api(mode).deleteWebhook(webhook.id);
+      location.hash = `#/webhooks${modeSuffix(mode)}`;
+    },
+  });
 }
 
 function deliveryList(
