@@ -45,7 +45,7 @@ export class CompileCache implements CompileVerdicts {
   }
 
   /** Writes the file when the run learned something (to a temporary name, then renamed: whole or not at all). */
-  save(): void {
+  writeBack(): void {
     if (this.#added === 0) return;
     try {
       mkdirSync(join(this.file, '..'), { recursive: true });

@@ -113,7 +113,7 @@ export async function reviewCommand(
     result = await engine(local.change, { checkSecurity: true, checkPerformance: true });
   } finally {
     useCompileVerdicts(undefined);
-    cache.save();
+    cache.writeBack();
   }
   const input: ReportInput = { files, findings: result.findings, summary: result.summary, analysis: result.analysis };
   io.out(renderReview(options.format, input, { toolVersion: redlineVersion() }));
