@@ -22,7 +22,8 @@ import { spawnServer } from './api/spawn-server.js';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-async function startOnce(args: string[], dataDir: string, logFile: string): Promise<number> {
+/** Spawn to the first 200 of /readyz, then a clean stop. `viaNpm`: npm ends by the signal itself. */
+async function startOnce(args: string[], dataDir: string, logFile: string, viaNpm: boolean): Promise<number> {
   const port = await freePort();
   const server = await spawnServer({
     args,
@@ -35,7 +36,7 @@ async function startOnce(args: string[], dataDir: string, logFile: string): Prom
   });
   const code = await server.stop();
   // npm itself ends by the signal the group got (no exit code); the server drains and exits 0.
-  const stopped = code === 0 || (code === null && args[1] === 'start');
+  const stopped = code === 0 || (code === null && viaNpm);
   if (!stopped) throw new Error(`${args.join(' ')} stopped with exit code ${code}; see ${logFile}`);
   return server.startupMs;
 }
@@ -52,13 +53,13 @@ async function main() {
   const serve = [join(ROOT, 'bin/redline.js'), 'serve'];
   try {
     if (!options.json) console.log(`npm start, second and later starts: ${machineLoad()}`);
-    const first = await startOnce(npmStart, dataDir, log);
+    const first = await startOnce(npmStart, dataDir, log, true);
     if (!options.json) console.log(`  first npm start (unmeasured: build if stale, initdb): ${first} ms`);
     const npm: number[] = [];
     const bare: number[] = [];
     for (let i = 0; i < options.starts; i += 1) {
-      npm.push(await startOnce(npmStart, dataDir, log));
-      bare.push(await startOnce(serve, dataDir, log));
+      npm.push(await startOnce(npmStart, dataDir, log, true));
+      bare.push(await startOnce(serve, dataDir, log, false));
       if (!options.json) console.log(`  round ${i + 1}: npm start ${npm[i]} ms, the server alone ${bare[i]} ms`);
     }
     const result = { npmStartMs: median(npm), serveMs: median(bare), machine: machineLoad() };
