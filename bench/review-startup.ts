@@ -1,19 +1,22 @@
 /**
  * bench/review-startup: the wall time of `redline review` as a user feels it, against a bare
- * `node -e 0` in the same run (the floor of any Node command).
+ * `node -e 0` in the same run (the floor of any Node command), and against ESLint's CLI on the
+ * same file (the tool people run beside us on every commit).
  *
  *   npm run bench:review-startup [-- --runs N] [-- --json]
  *
  * Two temporary git repositories: one whose change holds no source file (a README edit), one with
  * a one-file change (a new 50-line JavaScript module). Each command runs `--runs` times (default
  * 5), in turn, each a fresh process (`node bin/redline.js review -C DIR`), timed from spawn to
- * exit; the medians are compared. The compile cache lives in a temporary XDG_CACHE_HOME that the
- * first, unmeasured run fills, as a user's second run would find it.
+ * exit; the medians are compared. Redline's cache lives in a temporary XDG_CACHE_HOME that the
+ * first, unmeasured run fills, as a user's second run would find it. ESLint 9 (installed from the
+ * npm registry into the user's cache directory on first use, outside the repository) lints the
+ * one-file change's file with its recommended rules.
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { machineLoad } from './api/machine-load.js';
@@ -48,9 +51,36 @@ function repository(root: string, name: string, change: Record<string, string>):
   return dir;
 }
 
-function timed(args: string[], env: NodeJS.ProcessEnv): number {
+/** ESLint's CLI script, installed into the user's cache directory when missing (about 10 s, once). */
+function eslintCli(): string {
+  const prefix = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'redline-bench', 'eslint9');
+  const cli = join(prefix, 'node_modules', 'eslint', 'bin', 'eslint.js');
+  if (!existsSync(cli)) {
+    mkdirSync(prefix, { recursive: true });
+    console.error(`installing eslint@9 into ${prefix}`);
+    execFileSync(
+      'npm',
+      ['install', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', prefix, 'eslint@9'],
+      {
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+  }
+  return cli;
+}
+
+/** A flat config with ESLint's recommended rules, imported from where the bench installed them. */
+function eslintConfig(dir: string, cli: string): string {
+  const recommended = join(cli, '..', '..', '..', '@eslint', 'js', 'src', 'index.js');
+  const file = join(dir, 'eslint.config.mjs');
+  writeFileSync(file, `import js from ${JSON.stringify(recommended)};\nexport default [js.configs.recommended];\n`);
+  return file;
+}
+
+/** Wall time of one run, ms; exit 0 or 1 (findings) is a run, anything else a failure. */
+function timed(args: string[], env: NodeJS.ProcessEnv, cwd?: string): number {
   const started = performance.now();
-  const run = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const run = spawnSync(process.execPath, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] });
   const elapsed = performance.now() - started;
   if (run.status !== 0 && run.status !== 1) throw new Error(`${args.join(' ')} failed: ${run.stderr}`);
   return elapsed;
@@ -75,15 +105,19 @@ function main() {
     const noSource = repository(root, 'no-source', { 'README.md': '# bench\n\nMore words.\n' });
     const oneFile = repository(root, 'one-file', { 'totals.js': `${MODULE}\n` });
     const redline = join(ROOT, 'bin/redline.js');
-    const commands: [string, string[]][] = [
+    const eslint = eslintCli();
+    // Outside the repository under review: the change stays one file.
+    const config = eslintConfig(root, eslint);
+    const commands: [string, string[], string?][] = [
       ['node -e 0', ['-e', '0']],
       ['redline review, no source file', [redline, 'review', '-C', noSource]],
       ['redline review, one-file change', [redline, 'review', '-C', oneFile]],
+      ['eslint, the same file', [eslint, '--config', config, 'totals.js'], oneFile],
     ];
-    for (const [, args] of commands) timed(args, env);
+    for (const [, args, cwd] of commands) timed(args, env, cwd);
     const times = new Map(commands.map(([name]) => [name, [] as number[]]));
     for (let i = 0; i < options.runs; i += 1) {
-      for (const [name, args] of commands) times.get(name)?.push(timed(args, env));
+      for (const [name, args, cwd] of commands) times.get(name)?.push(timed(args, env, cwd));
     }
     const floor = median(times.get('node -e 0') ?? []);
     const rows = commands.map(([name]) => {

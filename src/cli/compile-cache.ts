@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompileVerdicts } from '../engine/rules/compile-verdicts.js';
+import { userCacheDir, writeWhole } from './user-cache-dir.js';
 
 /**
  * The engine's compile verdicts kept between runs of `redline review`, in
@@ -22,15 +22,10 @@ export class CompileCache implements CompileVerdicts {
     this.#verdicts = verdicts;
   }
 
-  /** The cache for these ast-grep package versions (`@ast-grep/*` of package.json's dependencies). */
-  static open(env: Record<string, string | undefined>, astGrepVersions: Record<string, string>): CompileCache {
-    const root = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
-    const versions = Object.entries(astGrepVersions)
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(([name, version]) => `${name}@${version}`)
-      .join(',');
-    const id = createHash('sha256').update(versions).digest('hex').slice(0, 16);
-    const file = join(root, 'redline', `ast-grep-compiles-${id}.json`);
+  /** The cache for these ast-grep package versions (`name@version,...` of package.json's `@ast-grep/*` dependencies). */
+  static open(env: Record<string, string | undefined>, astGrepVersions: string): CompileCache {
+    const id = createHash('sha256').update(astGrepVersions).digest('hex').slice(0, 16);
+    const file = join(userCacheDir(env), `ast-grep-compiles-${id}.json`);
     return new CompileCache(file, readVerdicts(file));
   }
 
@@ -44,14 +39,11 @@ export class CompileCache implements CompileVerdicts {
     this.#added += 1;
   }
 
-  /** Writes the file when the run learned something (to a temporary name, then renamed: whole or not at all). */
+  /** Writes the file when the run learned something. */
   writeBack(): void {
     if (this.#added === 0) return;
     try {
-      mkdirSync(join(this.file, '..'), { recursive: true });
-      const temporary = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(Object.fromEntries(this.#verdicts)));
-      renameSync(temporary, this.file);
+      writeWhole(this.file, JSON.stringify(Object.fromEntries(this.#verdicts)));
       this.#added = 0;
     } catch {
       // A read-only or full disk costs the next run its second, nothing else.

@@ -2,15 +2,15 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { atOrAbove, SEVERITIES, type Severity } from '../common/severity.js';
-import { toJson } from '../engine/report/json.js';
 import type { ReportInput } from '../engine/report/report-input.js';
-import { type SarifOptions, toSarif } from '../engine/report/sarif.js';
-import { toText } from '../engine/report/text.js';
-import { reviewChange } from '../engine/review-change.js';
+import type { SarifOptions } from '../engine/report/sarif.js';
+import type { reviewChange } from '../engine/review-change.js';
 import { useCompileVerdicts } from '../engine/rules/compile-verdicts.js';
-import type { Finding } from '../engine/types.js';
+import { useLibraryStore } from '../engine/rules/library-store.js';
+import type { ChangeSet, Finding } from '../engine/types.js';
 import { CompileCache } from './compile-cache.js';
 import { readLocalChange } from './git-change.js';
+import { LibraryCache } from './library-cache.js';
 import { UsageError } from './usage-error.js';
 
 export const REVIEW_FORMATS = ['text', 'json', 'sarif'] as const;
@@ -80,16 +80,40 @@ export function reviewExitCode(findings: readonly Pick<Finding, 'severity'>[], f
   return findings.some((f) => atOrAbove(f.severity, failOn)) ? 1 : 0;
 }
 
-/** The report in the chosen format, as printed on standard output. */
-export function renderReview(format: ReviewFormat, input: ReportInput, sarif: SarifOptions = {}): string {
+/**
+ * The report in the chosen format, as printed on standard output. Only that format's renderer is
+ * loaded: SARIF's names every rule, which loads the rule packs.
+ */
+export async function renderReview(
+  format: ReviewFormat,
+  input: ReportInput,
+  sarif: SarifOptions = {},
+): Promise<string> {
   switch (format) {
-    case 'json':
+    case 'json': {
+      const { toJson } = await import('../engine/report/json.js');
       return JSON.stringify(toJson(input), null, 2);
-    case 'sarif':
+    }
+    case 'sarif': {
+      const { toSarif } = await import('../engine/report/sarif.js');
       return JSON.stringify(toSarif(input, sarif), null, 2);
-    default:
+    }
+    default: {
+      const { toText } = await import('../engine/report/text.js');
       return toText(input);
+    }
   }
+}
+
+/**
+ * The engine as `reviewChange` runs it, loading the source analyzer (rule packs, grammars, flow
+ * analysis: most of the engine's load time) only when the change has a file in a language we read.
+ */
+async function loadEngine(change: ChangeSet): Promise<typeof reviewChange> {
+  const { needsSourceAnalysis, reviewFiles } = await import('../engine/review-files.js');
+  if (!needsSourceAnalysis(change)) return (files, options) => reviewFiles(files, options);
+  const { analyzeSource } = await import('../engine/analyze-source.js');
+  return (files, options) => reviewFiles(files, options, analyzeSource);
 }
 
 /**
@@ -105,18 +129,24 @@ export async function reviewCommand(
   const local = await readLocalChange({ cwd: options.cwd, base: options.base });
   const { files } = local.change;
   io.err(`redline: reviewing ${files.length} changed file(s) in ${local.root} against ${local.base.description}`);
-  const engine = deps.reviewChange ?? reviewChange;
-  const cache = CompileCache.open(deps.env ?? process.env, astGrepVersions());
-  useCompileVerdicts(cache);
+  const engine = deps.reviewChange ?? (await loadEngine(local.change));
+  const env = deps.env ?? process.env;
+  const versions = astGrepVersions();
+  const verdicts = CompileCache.open(env, versions);
+  const libraries = LibraryCache.open(env, versions);
+  useCompileVerdicts(verdicts);
+  useLibraryStore(libraries);
   let result: Awaited<ReturnType<typeof reviewChange>>;
   try {
     result = await engine(local.change, { checkSecurity: true, checkPerformance: true });
   } finally {
     useCompileVerdicts(undefined);
-    cache.writeBack();
+    useLibraryStore(undefined);
+    verdicts.writeBack();
+    libraries?.writeBack();
   }
   const input: ReportInput = { files, findings: result.findings, summary: result.summary, analysis: result.analysis };
-  io.out(renderReview(options.format, input, { toolVersion: redlineVersion() }));
+  io.out(await renderReview(options.format, input, { toolVersion: redlineVersion() }));
   return reviewExitCode(result.findings, options.failOn);
 }
 
@@ -135,13 +165,13 @@ export function redlineVersion(): string | undefined {
   return typeof version === 'string' ? version : undefined;
 }
 
-/** The pinned versions of the ast-grep packages: what decides which queries compile. */
-function astGrepVersions(): Record<string, string> {
+/** The pinned versions of the ast-grep packages (`name@version,...`, sorted): what decides which queries compile. */
+function astGrepVersions(): string {
   const { dependencies } = packageJson();
-  if (typeof dependencies !== 'object' || dependencies === null) return {};
-  return Object.fromEntries(
-    Object.entries(dependencies).filter(
-      (entry): entry is [string, string] => entry[0].startsWith('@ast-grep/') && typeof entry[1] === 'string',
-    ),
-  );
+  if (typeof dependencies !== 'object' || dependencies === null) return '';
+  return Object.entries(dependencies)
+    .filter((entry): entry is [string, string] => entry[0].startsWith('@ast-grep/') && typeof entry[1] === 'string')
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([name, version]) => `${name}@${version}`)
+    .join(',');
 }

@@ -200,10 +200,10 @@ describe('the renderers (synthetic findings)', () => {
     ]);
   });
 
-  it('renderReview picks the format', () => {
-    expect(JSON.parse(renderReview('json', SYNTHETIC))).toEqual(toJson(SYNTHETIC));
-    expect(JSON.parse(renderReview('sarif', SYNTHETIC))).toEqual(toSarif(SYNTHETIC));
-    expect(renderReview('text', SYNTHETIC)).toBe(toText(SYNTHETIC));
+  it('renderReview picks the format', async () => {
+    expect(JSON.parse(await renderReview('json', SYNTHETIC))).toEqual(toJson(SYNTHETIC));
+    expect(JSON.parse(await renderReview('sarif', SYNTHETIC))).toEqual(toSarif(SYNTHETIC));
+    expect(await renderReview('text', SYNTHETIC)).toBe(toText(SYNTHETIC));
   });
 
   it.each<[Severity | 'never', Severity[], 0 | 1]>([

@@ -88,3 +88,9 @@ export function asciiRegex(regex: string): string {
   }
   return out;
 }
+
+/** A character outside ASCII: a source holding one keeps its regexes' Unicode classes. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/** Whether the source is pure ASCII, so that the library with ASCII classes may search it. */
+export const isAscii = (source: string): boolean => !NON_ASCII.test(source);

@@ -1,4 +1,4 @@
-import { type Rule, ruleSchema } from './rule-schema.js';
+import { type Rule, ruleProblems } from './rule-schema.js';
 
 /** A pack that does not validate: every problem at once, each naming the rule and the field. */
 export class RulePackError extends Error {
@@ -27,20 +27,18 @@ export function loadRules(packs: unknown[]): Rule[] {
     for (const raw of entries) {
       const name = ruleName(raw, index);
       index += 1;
-      const parsed = ruleSchema.safeParse(raw);
-      if (!parsed.success) {
-        for (const issue of parsed.error.issues) {
-          const field = issue.path.length > 0 ? issue.path.join('.') : '(rule)';
-          problems.push(`${name}: ${field}: ${issue.message}`);
-        }
+      const found = ruleProblems(raw);
+      if (found.length > 0) {
+        for (const { field, message } of found) problems.push(`${name}: ${field || '(rule)'}: ${message}`);
         continue;
       }
-      if (seen.has(parsed.data.id)) {
+      const rule = raw as Rule;
+      if (seen.has(rule.id)) {
         problems.push(`${name}: id: duplicate rule id`);
         continue;
       }
-      seen.add(parsed.data.id);
-      rules.push(parsed.data);
+      seen.add(rule.id);
+      rules.push(rule);
     }
   }
   if (problems.length > 0) throw new RulePackError(problems);

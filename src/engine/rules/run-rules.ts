@@ -2,9 +2,11 @@ import type { SgNode } from '@ast-grep/napi';
 import type { Severity } from '../../common/severity.js';
 import type { FindingType } from '../finding-types.js';
 import { type Language, ruleLanguagesFor } from '../languages.js';
+import { isAscii } from './ascii-regex.js';
 import { parseSource } from './ast-grep.js';
 import { suggestionFor } from './render-fix.js';
-import { type AnchorGroups, AnchorText, ruleAnchors } from './rule-anchors.js';
+import { AnchorText } from './rule-anchors.js';
+import { ruleLibrary } from './rule-library.js';
 import type { Rule } from './rule-schema.js';
 import { searchRules } from './search-rules.js';
 
@@ -78,18 +80,6 @@ class AddedLines {
   }
 }
 
-/** Each rule's anchors, derived once from the rule object (rules are immutable once loaded). */
-const ANCHORS = new WeakMap<Rule, AnchorGroups>();
-
-function anchorsOf(rule: Rule): AnchorGroups {
-  let anchors = ANCHORS.get(rule);
-  if (anchors === undefined) {
-    anchors = ruleAnchors(rule.rule);
-    ANCHORS.set(rule, anchors);
-  }
-  return anchors;
-}
-
 function applies(rule: Rule, families: string[], input: RunRulesInput): boolean {
   if (rule.type === 'security' && !input.checkSecurity) return false;
   if (rule.type === 'performance' && !input.checkPerformance) return false;
@@ -107,7 +97,8 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
   // A rule whose anchors (text its pattern or regex requires) are not in the file cannot match:
   // skipping it saves compiling it.
   const text = new AnchorText(input.source);
-  const rules = input.rules.filter((r) => applies(r, families, input) && text.satisfies(anchorsOf(r)));
+  const { anchors } = ruleLibrary(input.rules, input.language, isAscii(input.source));
+  const rules = input.rules.filter((r) => applies(r, families, input) && text.satisfies(anchors.get(r) ?? []));
   if (rules.length === 0) return [];
   let root: SgNode;
   try {

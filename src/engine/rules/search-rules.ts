@@ -1,5 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
+import { isAscii } from './ascii-regex.js';
 import { findAll, type Query } from './ast-grep.js';
 import { type CombinedPlan, combinedQuery } from './combined-query.js';
 import type { AnchorText } from './rule-anchors.js';
@@ -24,9 +25,6 @@ export interface SearchRulesInput {
   onFallback?: ((error: unknown) => void) | undefined;
 }
 
-/** A character outside ASCII: the file's regexes then keep their Unicode classes (ascii-regex.ts). */
-const NON_ASCII = /[\u0080-\uffff]/;
-
 function safeFind(root: SgNode, query: Query | null): SgNode[] {
   if (query === null) return [];
   try {
@@ -46,7 +44,7 @@ function safeFind(root: SgNode, query: Query | null): SgNode[] {
  * searched alone as written. A rule that does not compile for the grammar finds nothing.
  */
 export function searchRules(root: SgNode, rules: readonly Rule[], input: SearchRulesInput): Map<Rule, RuleNodes> {
-  const library = ruleLibrary(input.library, input.language, !NON_ASCII.test(input.text.source));
+  const library = ruleLibrary(input.library, input.language, isAscii(input.text.source));
   const pruner = new RulePruner(input.text, library.utils);
   const found = new Map<Rule, RuleNodes>();
   const combined: { rule: Rule; plan: CombinedPlan }[] = [];

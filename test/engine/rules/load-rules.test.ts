@@ -47,6 +47,35 @@ describe('loadRules', () => {
     expect(problems[5]).toMatch(/^#5 \(no id\): id: /);
   });
 
+  it('checks every field', () => {
+    expect(
+      problemsOf([
+        [
+          { ...valid, id: 'js.a', languages: [] },
+          { ...valid, id: 'js.b', type: 'typo' },
+          { ...valid, id: 'js.c', severity: 'high' },
+          { ...valid, id: 'js.d', rule: 'kind: identifier' },
+          { ...valid, id: 'js.e', constraints: [] },
+          { ...valid, id: 'js.f', fix: 3 },
+          { ...valid, id: 'js.g', type: 'security', cwe: '89' },
+          { ...valid, id: 'js.h', cvss: Number.NaN },
+          { ...valid, id: 'js.i', languages: 'javascript', message: 7 },
+        ],
+      ]),
+    ).toEqual([
+      'js.a: languages: must name at least one language',
+      'js.b: type: must be one of security, performance, style, bug, suggestion',
+      'js.c: severity: must be one of critical, important, warning, info',
+      'js.d: rule: must be an ast-grep rule object',
+      'js.e: constraints: must be an object',
+      'js.f: fix: must be a string',
+      'js.g: cwe: must look like CWE-89',
+      'js.h: cvss: must be a number from 0 to 10',
+      'js.i: languages: must be a list',
+      'js.i: message: must be a string of 20 characters or more',
+    ]);
+  });
+
   it('rejects duplicate ids, within a pack and across packs', () => {
     expect(problemsOf([[valid, valid]])).toEqual(['js.sample: id: duplicate rule id']);
     expect(problemsOf([[valid], [valid]])).toEqual(['js.sample: id: duplicate rule id']);
