@@ -55,7 +55,8 @@ export function ruleProblems(raw: unknown): RuleProblem[] {
     });
   if (!(FINDING_TYPES as readonly unknown[]).includes(type)) problem('type', oneOf(FINDING_TYPES));
   if (!(SEVERITIES as readonly unknown[]).includes(severity)) problem('severity', oneOf(SEVERITIES));
-  if (typeof message !== 'string' || message.length < 20) problem('message', 'must be a string of 20 characters or more');
+  if (typeof message !== 'string' || message.length < 20)
+    problem('message', 'must be a string of 20 characters or more');
   if (!isRecord(rule)) problem('rule', 'must be an ast-grep rule object');
   if (constraints !== undefined && !isRecord(constraints)) problem('constraints', 'must be an object');
   if (fix !== undefined && typeof fix !== 'string') problem('fix', 'must be a string');
