@@ -176,6 +176,32 @@ export interface UpdateWebhookInput {
   enabled?: boolean;
 }
 
+const usageCount = z.number();
+
+/** GET /usage: reviews per UTC day, the completed reviews' scores in ten buckets, and the totals. */
+export const usageSchema = z.looseObject({
+  from: z.string(),
+  until: z.string(),
+  days: z.array(z.looseObject({ date: z.string(), created: usageCount, completed: usageCount, failed: usageCount })),
+  scores: z.array(z.looseObject({ min: z.number(), max: z.number(), count: usageCount })),
+  total: z.looseObject({
+    created: usageCount,
+    completed: usageCount,
+    failed: usageCount,
+    average_score: z.number().nullable(),
+  }),
+});
+
+export type Usage = z.infer<typeof usageSchema>;
+
+/** The query of GET /usage: `days` 1-90 (default 30) and the review list's filters. */
+export interface UsageQuery {
+  days?: number;
+  organization_id?: string;
+  team_id?: string;
+  repository?: string;
+}
+
 export type Review = z.infer<typeof reviewSchema>;
 export type CreatedReview = z.infer<typeof createdReviewSchema>;
 export type ReviewStatusResult = z.infer<typeof reviewStatusSchema>;

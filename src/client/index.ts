@@ -16,6 +16,8 @@ export type {
   ReviewStatusResult,
   Severity,
   UpdateWebhookInput,
+  Usage,
+  UsageQuery,
   Webhook,
   WebhookAttempt,
   WebhookDelivery,

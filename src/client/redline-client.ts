@@ -23,6 +23,9 @@ import {
   sessionSchema,
   statisticsSchema,
   type UpdateWebhookInput,
+  type Usage,
+  type UsageQuery,
+  usageSchema,
   type Webhook,
   type WebhookDelivery,
   webhookDeliverySchema,
@@ -250,6 +253,12 @@ export class RedlineClient {
   async #transition(id: string, action: string, options: CallOptions): Promise<ReviewStatusResult> {
     const path = `/reviews/${encodeURIComponent(id)}/${action}`;
     return (await this.#request({ method: 'POST', path, signal: options.signal, schema: reviewStatusSchema })).data;
+  }
+
+  /** Reviews per UTC day over the last `days` (default 30), the score distribution and the totals. */
+  async getUsage(query: UsageQuery = {}, options: CallOptions = {}): Promise<Usage> {
+    const spec = { method: 'GET', path: '/usage', schema: usageSchema } as const;
+    return (await this.#request({ ...spec, query: { ...query }, signal: options.signal })).data;
   }
 
   /** The browser's dashboard session (its cookie), with the CSRF token to send on changes. */

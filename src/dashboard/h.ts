@@ -19,7 +19,8 @@ export function h(tag: string, props: Props = {}, ...children: Child[]): HTMLEle
   return element;
 }
 
-function append(parent: Node, children: Child[]): void {
+/** Appends children as h() does: text as text nodes, nothing skipped, arrays flattened. */
+export function append(parent: Node, children: Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, child);

@@ -6,6 +6,7 @@ import { keysPage } from './pages/keys-page.js';
 import { reviewPage } from './pages/review-page.js';
 import { reviewsPage } from './pages/reviews-page.js';
 import { signInPage } from './pages/sign-in-page.js';
+import { usagePage } from './pages/usage-page.js';
 import { webhookPage } from './pages/webhook-page.js';
 import { webhooksPage } from './pages/webhooks-page.js';
 
@@ -64,6 +65,7 @@ async function pageFor(dash: Dashboard): Promise<Page> {
   if (webhook?.[1]) return webhookPage(dash, decodeURIComponent(webhook[1]));
   if (path === '/webhooks') return webhooksPage(dash);
   if (path === '/reviews') return reviewsPage(dash);
+  if (path === '/usage') return usagePage(dash);
   return {
     title: 'Not found',
     body: h('p', {}, 'There is no such page. ', h('a', { href: '#/reviews' }, 'Go to the reviews.')),
@@ -86,6 +88,7 @@ function layout(session: DashboardSession, signOut: () => void): { shell: HTMLEl
         'nav',
         { 'aria-label': 'Main' },
         nav('#/reviews', 'Reviews', path.startsWith('/reviews')),
+        nav('#/usage', 'Usage', path === '/usage'),
         nav('#/keys', 'Keys', path === '/keys'),
         nav('#/webhooks', 'Webhooks', path.startsWith('/webhooks')),
       ),

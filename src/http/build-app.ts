@@ -20,6 +20,7 @@ import { registerTeamRoutes } from '../orgs/team-routes.js';
 import { type GitHubReader, makeGitHubReader } from '../reviews/github-reader.js';
 import { registerReviewRoutes } from '../reviews/review-routes.js';
 import { ReviewService } from '../reviews/review-service.js';
+import { registerUsageRoutes } from '../reviews/usage-routes.js';
 import { registerWebhookRoutes } from '../webhooks/webhook-routes.js';
 import { apiVersionHook, CURRENT_VERSION } from './api-version.js';
 import { makeClientErrorHandler } from './client-error.js';
@@ -207,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     readPullRequest: github.readPullRequest,
   });
   registerReviewRoutes(app, { db, clock, guard, service: reviews });
+  registerUsageRoutes(app, { db, clock, guard });
   if (deps.probot !== undefined) {
     registerGitHubWebhookRoute(app, { db, clock, probot: deps.probot, onQueued: deps.onQueued });
   }

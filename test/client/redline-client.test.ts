@@ -149,6 +149,26 @@ describe('requests', () => {
     });
   });
 
+  it('reads the usage with its query', async () => {
+    const { c } = client();
+    const usage = {
+      from: '2026-11-19T00:00:00.000Z',
+      until: '2026-11-20T10:00:00.000Z',
+      days: [
+        { date: '2026-11-19', created: 0, completed: 0, failed: 0 },
+        { date: '2026-11-20', created: 2, completed: 1, failed: 1 },
+      ],
+      scores: Array.from({ length: 10 }, (_, i) => ({
+        min: i * 10,
+        max: i === 9 ? 100 : i * 10 + 9,
+        count: i === 6 ? 1 : 0,
+      })),
+      total: { created: 2, completed: 1, failed: 1, average_score: 65 },
+    };
+    nock(BASE).get('/usage').query({ days: '2', repository: 'acme/shop' }).reply(200, { data: usage, meta });
+    expect(await c.getUsage({ days: 2, repository: 'acme/shop' })).toEqual(usage);
+  });
+
   it('retries a failed review', async () => {
     const { c } = client();
     nock(BASE)

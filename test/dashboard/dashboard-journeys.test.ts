@@ -6,8 +6,9 @@ import { type DashboardServer, startDashboardServer } from './dashboard-server.j
 /**
  * The issue's journeys in Chromium against the real server (real HTTP), on whichever database
  * this run uses: sign in with a one-time link, the empty state, a test key shown once, a review
- * made with it through the API watched to completion, its comments, a cancel, revoking the key
- * and the API refusing it, signing out and the old cookie refused. One browser for the file.
+ * made with it through the API watched to completion, its comments, a cancel, the usage charts,
+ * revoking the key and the API refusing it, signing out and the old cookie refused. One browser
+ * for the file.
  */
 let server: DashboardServer;
 let browser: Browser;
@@ -131,6 +132,9 @@ describe('the dashboard journeys', () => {
     await page.getByLabel('Status').selectOption('completed');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/status=completed/);
+    // The URL changes before the filtered list replaces the old one, which shows #2 as well: wait
+    // for the cancelled #7 to go, then for #2 in the new list.
+    await page.getByRole('link', { name: /acme\/shop#7/ }).waitFor({ state: 'detached' });
     await page.getByRole('link', { name: /acme\/shop#2/ }).waitFor();
     expect(await page.getByRole('link', { name: /acme\/shop#7/ }).count()).toBe(0);
     await checkScreen(page, '07-reviews-filtered');
@@ -145,6 +149,58 @@ describe('the dashboard journeys', () => {
     const width = await narrow.evaluate('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(360);
     await checkScreen(narrow, '08-reviews-360px');
+    await narrow.close();
+  });
+
+  it('draws the usage of the last days from the API, in numbers too', async () => {
+    // Live mode has no review: the empty state says how to make one.
+    await page.getByRole('link', { name: 'Usage', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+    await page.getByRole('heading', { name: 'No reviews in the last 30 days' }).waitFor();
+    await page.getByText('Here is how to create one').waitFor();
+    await checkScreen(page, '08a-usage-empty');
+
+    // Test mode: the completed review (score 65) and the cancelled one, both made above.
+    await page.getByRole('navigation', { name: 'Mode' }).getByRole('link', { name: 'Test' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Usage (test mode)' }).waitFor();
+    expect(page.url()).toBe(`${server.base}/app/#/usage?mode=test`);
+    await expect(page.locator('.usage-summary').textContent()).resolves.toBe(
+      '2 reviews created in the last 30 days: 1 completed, 0 failed; average score 65.',
+    );
+    await page.getByText('Reviews per day: the numbers').click();
+    const rows = await page
+      .locator('details.chart-data')
+      .first()
+      .locator('tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((cell) => cell.textContent ?? '')));
+    expect(rows).toHaveLength(30);
+    const numbers = rows.map(([, ...counts]) => counts.map(Number));
+    const sum = (column: number) => numbers.reduce((total, row) => total + (row[column] ?? 0), 0);
+    expect([sum(0), sum(1), sum(2)]).toEqual([2, 1, 0]);
+    // One bar per non-zero count (both reviews were made today, unless the run straddled midnight UTC).
+    const nonZero = numbers.flat().filter((n) => n > 0).length;
+    const perDay = page.getByRole('img', { name: 'Reviews per day' });
+    await expect(perDay.locator('rect.bar').count()).resolves.toBe(nonZero);
+    const scores = page.getByRole('img', { name: 'Score distribution of the completed reviews' });
+    await expect(scores.locator('rect.bar').count()).resolves.toBe(1);
+    await expect(scores.locator('rect.bar title').textContent()).resolves.toBe('60–69: 1 review');
+    await page.getByText('Score distribution: the numbers').click();
+    await expect(page.getByRole('row', { name: '60–69 1' }).isVisible()).resolves.toBe(true);
+    await checkScreen(page, '08b-usage-test');
+
+    // The period: 7 days, in the same mode, one row a day.
+    await page.getByRole('link', { name: '7 days' }).click();
+    await page.waitForURL(/#\/usage\?days=7&mode=test$/);
+    await page.getByText('2 reviews created in the last 7 days').waitFor();
+    await expect(page.locator('details.chart-data').first().locator('tbody tr').count()).resolves.toBe(7);
+
+    const narrow = await context.newPage();
+    await narrow.setViewportSize({ width: 360, height: 740 });
+    await narrow.goto(`${server.base}/app/#/usage?days=90&mode=test`);
+    await narrow.getByText('2 reviews created in the last 90 days').waitFor();
+    const width = await narrow.evaluate('document.documentElement.scrollWidth');
+    expect(width).toBeLessThanOrEqual(360);
+    await checkScreen(narrow, '08c-usage-360px');
     await narrow.close();
   });
 

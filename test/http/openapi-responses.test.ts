@@ -77,6 +77,8 @@ describe('responses match the OpenAPI document', () => {
     await check('POST', `/v1/reviews/${pending.json().data.id}/start`, '/v1/reviews/{id}/start');
     await check('POST', '/v1/reviews', '/v1/reviews', { pull_request_url: 'https://example.com/x' });
     await check('GET', '/v1/reviews/rev_unknown', '/v1/reviews/{id}');
+    await check('GET', '/v1/usage?days=7', '/v1/usage');
+    await check('GET', '/v1/usage?days=0', '/v1/usage');
   });
 
   it('holds for webhooks and their deliveries', async () => {

@@ -1,4 +1,5 @@
 import { REVIEW_STATUSES, type Review } from '../../client/index.js';
+import { createReviewHint } from '../create-review-hint.js';
 import { currentRoute, type Dashboard, modeOf, type Page } from '../dashboard.js';
 import { errorBox } from '../error-box.js';
 import { when } from '../format.js';
@@ -176,16 +177,6 @@ function emptyState(mode: string, filtered: boolean): HTMLElement {
     'div',
     { class: 'empty' },
     h('h2', {}, mode === 'test' ? 'No test-mode reviews yet' : 'No reviews yet'),
-    h('p', {}, 'Here is how to create one: make a key on the ', h('a', { href: '#/keys' }, 'Keys page'), ', then:'),
-    h(
-      'pre',
-      {},
-      h(
-        'code',
-        {},
-        `curl -X POST ${location.origin}/v1/reviews \\\n  -H "Authorization: Bearer $REDLINE_KEY" -H "Content-Type: application/json" \\\n  -d '{"pull_request_url": "https://github.com/owner/repo/pull/1"}'`,
-      ),
-    ),
-    h('p', {}, 'Or install the GitHub App or the CI action (see the README).'),
+    createReviewHint(),
   );
 }
