@@ -44,7 +44,7 @@ function sourcesHash() {
 
 const want = sourcesHash();
 const have = existsSync(STAMP) ? readFileSync(STAMP, 'utf8').trim() : '';
-if (have === want && existsSync(join(ROOT, 'build', 'cli', 'main.js'))) process.exit(0);
+if (have === want && existsSync(join(ROOT, 'build', 'bundle', 'main.js'))) process.exit(0);
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const build = spawnSync(npm, ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });

@@ -12,21 +12,22 @@ import { userCacheDir, writeWhole } from './user-cache-dir.js';
  * be written is left as it was: the cache only saves time.
  */
 export class CompileCache implements CompileVerdicts {
-  readonly #verdicts: Map<string, boolean>;
+  /** Read on first use: a run that builds no rule library (its libraries are kept) never asks. */
+  #read: Map<string, boolean> | undefined;
   #added = 0;
 
-  private constructor(
-    readonly file: string,
-    verdicts: Map<string, boolean>,
-  ) {
-    this.#verdicts = verdicts;
+  private constructor(readonly file: string) {}
+
+  get #verdicts(): Map<string, boolean> {
+    this.#read ??= readVerdicts(this.file);
+    return this.#read;
   }
 
   /** The cache for these ast-grep package versions (`name@version,...` of package.json's `@ast-grep/*` dependencies). */
   static open(env: Record<string, string | undefined>, astGrepVersions: string): CompileCache {
     const id = createHash('sha256').update(astGrepVersions).digest('hex').slice(0, 16);
     const file = join(userCacheDir(env), `ast-grep-compiles-${id}.json`);
-    return new CompileCache(file, readVerdicts(file));
+    return new CompileCache(file);
   }
 
   get(key: string): boolean | undefined {

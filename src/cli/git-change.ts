@@ -52,39 +52,62 @@ async function gitOk(args: readonly string[], cwd: string, input?: string): Prom
   return result.stdout;
 }
 
-/** The working tree's top directory; a UsageError when `cwd` is not inside a git repository. */
-export async function repositoryRoot(cwd: string): Promise<string> {
-  const result = await git(['rev-parse', '--show-toplevel'], cwd).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${cwd} does not exist`);
-    throw error;
-  });
-  const root = result.stdout.trim();
-  if (result.code !== 0 || root === '') {
+interface Repository {
+  /** The working tree's top directory. */
+  root: string;
+  /** HEAD's commit; undefined before the first commit. */
+  head: string | undefined;
+}
+
+/** The repository around `cwd`, in one git call; a UsageError when `cwd` is not inside one. */
+async function openRepository(cwd: string): Promise<Repository> {
+  const result = await git(['rev-parse', '--show-toplevel', '--verify', '--quiet', 'HEAD^{commit}'], cwd).catch(
+    (error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new UsageError(`${cwd} does not exist`);
+      throw error;
+    },
+  );
+  // Exit 1 with the top directory printed: a repository whose HEAD names no commit yet.
+  const [root = '', head = ''] = result.stdout.split('\n').map((line) => line.trim());
+  if ((result.code !== 0 && result.code !== 1) || root === '') {
     const reason = result.stderr.trim().split('\n')[0] ?? '';
     throw new UsageError(`${cwd} is not in a git repository${reason ? ` (${reason})` : ''}`);
   }
-  return root;
+  return { root, head: result.code === 0 && head !== '' ? head : undefined };
 }
 
 /** The commit `ref` names, or undefined. */
-export async function resolveCommit(root: string, ref: string): Promise<string | undefined> {
+async function resolveCommit(root: string, ref: string): Promise<string | undefined> {
   const result = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`], root);
   const sha = result.stdout.trim();
   return result.code === 0 && sha !== '' ? sha : undefined;
 }
 
+/** The branches a default branch is looked for among, in order, after what origin/HEAD points at. */
+const DEFAULT_BRANCHES = ['main', 'master', 'origin/main', 'origin/master'];
+const refOf = (branch: string): string =>
+  branch.startsWith('origin/') ? `refs/remotes/${branch}` : `refs/heads/${branch}`;
+const branchOf = (ref: string): string => ref.replace(/^refs\/(?:heads|remotes)\//, '');
+
 /**
  * The branch changes are measured against: what origin/HEAD points at when it is set, else a
  * local main or master, else origin/main or origin/master (a CI checkout without origin/HEAD).
+ * One git call lists which of them exist.
  */
-export async function defaultBranch(root: string): Promise<string | undefined> {
-  const originHead = await git(['symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD'], root);
-  const candidates = [originHead.code === 0 ? originHead.stdout.trim() : '', 'main', 'master'];
-  candidates.push('origin/main', 'origin/master');
-  for (const candidate of candidates) {
-    if (candidate !== '' && (await resolveCommit(root, candidate)) !== undefined) return candidate;
-  }
-  return undefined;
+async function defaultBranch(root: string): Promise<string | undefined> {
+  const listed = await gitOk(
+    ['for-each-ref', '--format=%(refname)%09%(symref)', 'refs/remotes/origin/HEAD', ...DEFAULT_BRANCHES.map(refOf)],
+    root,
+  );
+  const refs = new Map(
+    listed
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => line.split('\t') as [string, string]),
+  );
+  const pointed = refs.get('refs/remotes/origin/HEAD');
+  if (pointed && (refs.has(pointed) || (await resolveCommit(root, pointed)) !== undefined)) return branchOf(pointed);
+  return DEFAULT_BRANCHES.find((branch) => refs.has(refOf(branch)));
 }
 
 export interface ReviewBase {
@@ -99,15 +122,14 @@ export interface ReviewBase {
  * or with no default branch, the base is the empty tree and every file counts as added; when
  * `ref` shares no history with HEAD (say a shallow clone), `ref` itself.
  */
-export async function reviewBase(root: string, ref?: string): Promise<ReviewBase> {
+async function reviewBase({ root, head }: Repository, ref?: string): Promise<ReviewBase> {
   if (ref !== undefined) {
     if (ref === '' || ref.startsWith('-')) throw new UsageError(`--base: "${ref}" is not a revision`);
     if ((await resolveCommit(root, ref)) === undefined) {
       throw new UsageError(`--base: "${ref}" is not a commit in this repository`);
     }
   }
-  const head = await resolveCommit(root, 'HEAD');
-  const target = ref ?? (head === undefined ? undefined : await defaultBranch(root));
+  const target = head === undefined ? undefined : (ref ?? (await defaultBranch(root)));
   if (head === undefined || target === undefined) {
     const why = head === undefined ? 'no commits yet' : 'no default branch';
     return { base: await emptyTree(root), description: `the empty tree (${why})` };
@@ -138,8 +160,12 @@ export interface LocalChange {
  * that are not ignored, as added files. Each file carries its working-tree content when it is text.
  */
 export async function readLocalChange(options: { cwd: string; base?: string | undefined }): Promise<LocalChange> {
-  const root = await repositoryRoot(options.cwd);
-  const base = await reviewBase(root, options.base);
+  const repository = await openRepository(options.cwd);
+  const { root } = repository;
+  // Untracked files do not depend on the base: listed while the base is found.
+  const listing = gitOk(['ls-files', '--others', '--exclude-standard', '-z'], root);
+  listing.catch(() => {}); // awaited below; this only keeps an early failure from going unhandled
+  const base = await reviewBase(repository, options.base);
   const diff = await gitOk(
     [
       '-c',
@@ -174,7 +200,7 @@ export async function readLocalChange(options: { cwd: string; base?: string | un
     }
     files.push(file);
   }
-  const untracked = await gitOk(['ls-files', '--others', '--exclude-standard', '-z'], root);
+  const untracked = await listing;
   for (const name of untracked.split('\0')) {
     // A nested repository is listed as a directory ("sub/"): not a file of this change.
     if (name === '' || name.endsWith('/')) continue;

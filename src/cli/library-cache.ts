@@ -46,10 +46,13 @@ function preparerId(engineDir: string, astGrepVersions: string): string {
  */
 export class LibraryCache implements LibraryStore {
   readonly #pending = new Map<string, PreparedLibrary>();
+  /** Hashed on first use (a change without source files never asks); null: the engine's files cannot be read. */
+  #preparer: string | null | undefined;
 
   private constructor(
     readonly dir: string,
-    readonly preparer: string,
+    readonly engineDir: string,
+    readonly astGrepVersions: string,
   ) {}
 
   /**
@@ -60,30 +63,37 @@ export class LibraryCache implements LibraryStore {
     env: Record<string, string | undefined>,
     astGrepVersions: string,
     engineDir: string = fileURLToPath(new URL('../engine/', import.meta.url)),
-  ): LibraryCache | undefined {
-    try {
-      return new LibraryCache(join(userCacheDir(env), 'rule-libraries'), preparerId(engineDir, astGrepVersions));
-    } catch {
-      // The engine's files cannot be read (a bundled or stripped install): no library is kept.
-      return undefined;
-    }
+  ): LibraryCache {
+    return new LibraryCache(join(userCacheDir(env), 'rule-libraries'), engineDir, astGrepVersions);
   }
 
-  #file(key: string): string {
-    const name = createHash('sha256').update(`${this.preparer}\0${key}`).digest('hex').slice(0, 32);
+  /** The file of a key; undefined when the engine's files cannot be read (a stripped install): nothing is kept then. */
+  #file(key: string): string | undefined {
+    if (this.#preparer === undefined) {
+      try {
+        this.#preparer = preparerId(this.engineDir, this.astGrepVersions);
+      } catch {
+        this.#preparer = null;
+      }
+    }
+    if (this.#preparer === null) return undefined;
+    const name = createHash('sha256').update(`${this.#preparer}\0${key}`).digest('hex').slice(0, 32);
     return join(this.dir, `${name}.json`);
   }
 
   get(key: string): unknown {
+    const file = this.#file(key);
+    if (file === undefined) return undefined;
     try {
-      return JSON.parse(readFileSync(this.#file(key), 'utf8'));
+      return JSON.parse(readFileSync(file, 'utf8'));
     } catch {
       return undefined;
     }
   }
 
   set(key: string, library: PreparedLibrary): void {
-    this.#pending.set(this.#file(key), library);
+    const file = this.#file(key);
+    if (file !== undefined) this.#pending.set(file, library);
   }
 
   /** Writes the libraries built in this run, then removes the oldest files beyond KEEP_FILES. */

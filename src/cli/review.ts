@@ -143,7 +143,7 @@ export async function reviewCommand(
     useCompileVerdicts(undefined);
     useLibraryStore(undefined);
     verdicts.writeBack();
-    libraries?.writeBack();
+    libraries.writeBack();
   }
   const input: ReportInput = { files, findings: result.findings, summary: result.summary, analysis: result.analysis };
   io.out(await renderReview(options.format, input, { toolVersion: redlineVersion() }));

@@ -27,11 +27,13 @@ declare module 'vitest' {
  * it migrates an in-memory PGlite once and dumps it, so files boot in half a second, not four.
  */
 export default async function setup(project: TestProject) {
-  // Tests that run `bin/redline.js` in a child process need the compiled build/ of these sources;
+  // Tests that run `bin/redline.js` in a child process need the compiled and bundled build/ of these sources;
   // compiling once here keeps test files from racing each other to write it.
   // REDLINE_TEST_SKIP_BUILD=1 skips it for a quick run of tests that spawn nothing.
   if (process.env.REDLINE_TEST_SKIP_BUILD !== '1') {
     await promisify(execFile)(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']);
+    // bin/redline.js runs the bundle of the same sources (scripts/build-cli.mjs).
+    await promisify(execFile)(process.execPath, ['scripts/build-cli.mjs']);
   }
   const adminUrl = process.env.DATABASE_URL;
   if (adminUrl) {

@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const SCRIPT = path.resolve(import.meta.dirname, '../../scripts/build-if-stale.mjs');
 
-// A stand-in project: its build writes build/cli/main.js and counts its runs in builds.log, or
+// A stand-in project: its build writes build/bundle/main.js and counts its runs in builds.log, or
 // fails while fail.flag exists. The script under test is the real one, copied in.
 const BUILD = [
   "const fs = require('node:fs');",
   "if (fs.existsSync('fail.flag')) process.exit(3);",
-  "fs.mkdirSync('build/cli', { recursive: true });",
-  "fs.writeFileSync('build/cli/main.js', '');",
+  "fs.mkdirSync('build/bundle', { recursive: true });",
+  "fs.writeFileSync('build/bundle/main.js', '');",
   "fs.appendFileSync('builds.log', 'built\\n');",
 ].join(' ');
 
@@ -60,7 +60,7 @@ describe('scripts/build-if-stale.mjs', () => {
   });
 
   it('builds when the output is gone even if the stamp matches', async () => {
-    await rm(path.join(dir, 'build', 'cli', 'main.js'));
+    await rm(path.join(dir, 'build', 'bundle', 'main.js'));
     await buildIfStale();
     expect(await builds()).toBe(4);
   });

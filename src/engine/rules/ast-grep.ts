@@ -1,17 +1,24 @@
-import go from '@ast-grep/lang-go';
-import java from '@ast-grep/lang-java';
-import python from '@ast-grep/lang-python';
-import ruby from '@ast-grep/lang-ruby';
+import { createRequire } from 'node:module';
 import { Lang, parse, registerDynamicLanguage, type SgNode, type SgRoot } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
 import type { Rule } from './rule-schema.js';
 
 let registered = false;
 
-/** ast-grep wants every dynamic language registered in one call, once per process. */
+/**
+ * ast-grep wants every dynamic language registered in one call, once per process: done when the
+ * first file in one of them is parsed, so that reviewing JavaScript alone loads none of their
+ * grammars. The packages are CommonJS, loaded with `require` to stay synchronous.
+ */
 function registerLanguages(): void {
   if (registered) return;
-  registerDynamicLanguage({ python, go, java, ruby });
+  const require = createRequire(import.meta.url);
+  registerDynamicLanguage({
+    python: require('@ast-grep/lang-python'),
+    go: require('@ast-grep/lang-go'),
+    java: require('@ast-grep/lang-java'),
+    ruby: require('@ast-grep/lang-ruby'),
+  });
   registered = true;
 }
 
@@ -23,8 +30,10 @@ const BUILT_IN: Partial<Record<Language, Lang>> = {
 
 /** Parses source text of a language; tree-sitter tolerates broken code, so partial hunks parse too. */
 export function parseSource(language: Language, source: string): SgRoot {
+  const builtIn = BUILT_IN[language];
+  if (builtIn !== undefined) return parse(builtIn, source);
   registerLanguages();
-  return parse(BUILT_IN[language] ?? language, source);
+  return parse(language, source);
 }
 
 /** One ast-grep search: a rule, the constraints on its metavariables, and local utility rules. */
