@@ -131,6 +131,8 @@ describe('the dashboard journeys', () => {
     await page.getByLabel('Status').selectOption('completed');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/status=completed/);
+    // The unfiltered list stays on screen until the filtered one replaces it: wait for #7 to go.
+    await page.getByRole('link', { name: /acme\/shop#7/ }).waitFor({ state: 'detached' });
     await page.getByRole('link', { name: /acme\/shop#2/ }).waitFor();
     expect(await page.getByRole('link', { name: /acme\/shop#7/ }).count()).toBe(0);
     await checkScreen(page, '07-reviews-filtered');
