@@ -13,11 +13,10 @@ import { reviewQuotaMeters } from './review-quota-meters.js';
 export async function organizationsPage(dash: Dashboard): Promise<Page> {
   const api = dash.api();
   const organizations = await api.listOrganizations();
-  const usages = await Promise.all(
-    organizations.map((org) => api.getOrganizationUsage(org.id).catch((error: unknown) => error)),
-  );
+  // One organization's failure shows in its own card; the others still show.
+  const usages = await Promise.all(organizations.map((org) => outcome(api.getOrganizationUsage(org.id))));
   // Read last, so the count includes the requests this page just made (this one is not counted).
-  const rate = await api.getRateLimit().catch((error: unknown) => error);
+  const rate = await outcome(api.getRateLimit());
   return {
     title: 'Organizations',
     body: h(
@@ -41,17 +40,27 @@ export async function organizationsPage(dash: Dashboard): Promise<Page> {
   };
 }
 
+type Outcome<T> = { value: T } | { error: unknown };
+
+function outcome<T>(promise: Promise<T>): Promise<Outcome<T>> {
+  return promise.then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+}
+
 /** The signed-in user's budget (spec 8.1), counted per user across all their credentials. */
-function requestRate(rate: RateLimit | unknown): HTMLElement {
+function requestRate(answer: Outcome<RateLimit>): HTMLElement {
   const section = h(
     'section',
     { class: 'card', 'aria-labelledby': 'h-rate' },
     h('h2', { id: 'h-rate' }, 'Your request rate'),
   );
-  if (!isRate(rate)) {
-    section.append(errorBox(rate));
+  if ('error' in answer) {
+    section.append(errorBox(answer.error));
     return section;
   }
+  const rate = answer.value;
   section.append(
     usageMeter('rate-hour', 'Requests this hour', rate.used, rate.limit),
     h(
@@ -64,14 +73,9 @@ function requestRate(rate: RateLimit | unknown): HTMLElement {
   return section;
 }
 
-function isRate(value: unknown): value is RateLimit {
-  return typeof value === 'object' && value !== null && 'reset' in value && 'limit' in value;
-}
-
-function organizationCard(org: Organization, usage: OrganizationUsage | unknown): HTMLElement {
+function organizationCard(org: Organization, usage: Outcome<OrganizationUsage> | undefined): HTMLElement {
   const headingId = `h-org-${org.id}`;
   const href = `#/organizations/${encodeURIComponent(org.id)}`;
-  const isUsage = typeof usage === 'object' && usage !== null && 'review_quota' in usage;
   return h(
     'section',
     { class: 'card', 'aria-labelledby': headingId },
@@ -82,7 +86,7 @@ function organizationCard(org: Organization, usage: OrganizationUsage | unknown)
       org.name && org.name !== org.login ? ` (${org.name})` : null,
     ),
     h('p', {}, 'Plan: ', h('span', { class: 'badge plan' }, org.plan)),
-    isUsage ? reviewQuotaMeters(usage as OrganizationUsage) : errorBox(usage),
+    usage === undefined ? null : 'error' in usage ? errorBox(usage.error) : reviewQuotaMeters(usage.value),
     h('p', {}, h('a', { href }, 'Teams', h('span', { class: 'visually-hidden' }, ` of ${org.login}`))),
   );
 }
