@@ -24,6 +24,12 @@ export interface GuardOptions {
    * request. Only where requests are counted: without, the route reads for itself.
    */
   readAlong?: SomeReadAlong;
+  /**
+   * Authenticate without counting the request against the user's hourly budget: only for
+   * `GET /v1/rate-limit`, which reads that budget (as GitHub's rate_limit does, reading it spends
+   * none of it, and it answers even when the budget is spent). The route puts the headers on.
+   */
+  uncounted?: boolean;
 }
 
 export type GuardHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -57,7 +63,7 @@ export function makeGuard(deps: GuardDeps): Guard {
   };
   return (options = {}) => {
     const along = options.readAlong;
-    const counting = deps.rateLimit ? countingWith(along) : undefined;
+    const counting = deps.rateLimit && options.uncounted !== true ? countingWith(along) : undefined;
     return async (request, reply) => {
       const surface = options.surface ?? 'api';
       const sessionUserId = await sessionUserOf(deps, request, surface);

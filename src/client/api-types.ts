@@ -202,6 +202,61 @@ export interface UsageQuery {
   repository?: string;
 }
 
+const PLANS = ['free', 'pro', 'enterprise'] as const;
+
+/** Decisions §1: an organization the user belongs to. */
+export const organizationSchema = z.looseObject({
+  id: z.string(),
+  login: z.string(),
+  name: z.string().nullable(),
+  plan: z.enum(PLANS),
+  created_at: z.string(),
+});
+
+/** One rolling window of the review quota; `limit` and `remaining` are null when unlimited. */
+const quotaWindowSchema = z.looseObject({
+  limit: z.number().nullable(),
+  used: z.number(),
+  remaining: z.number().nullable(),
+});
+
+/** GET /organizations/:id/usage: the plan and the live reviews of the rolling hour and day. */
+export const organizationUsageSchema = z.looseObject({
+  organization_id: z.string(),
+  plan: z.enum(PLANS),
+  review_quota: z.looseObject({ hour: quotaWindowSchema, day: quotaWindowSchema }),
+});
+
+/** GET /rate-limit: the calling user's request rate this hour; `reset` in epoch seconds. */
+export const rateLimitSchema = z.looseObject({
+  plan: z.enum(PLANS),
+  limit: z.number(),
+  used: z.number(),
+  remaining: z.number(),
+  reset: z.number(),
+});
+
+/** Decisions §1: a team of an organization. */
+export const teamSchema = z.looseObject({
+  id: z.string(),
+  organization_id: z.string(),
+  name: z.string(),
+  created_at: z.string(),
+});
+
+export type Organization = z.infer<typeof organizationSchema>;
+export type OrganizationUsage = z.infer<typeof organizationUsageSchema>;
+export type QuotaWindow = z.infer<typeof quotaWindowSchema>;
+export type RateLimit = z.infer<typeof rateLimitSchema>;
+export type Team = z.infer<typeof teamSchema>;
+
+/** The query of GET /teams: teams of your organizations, oldest first. */
+export interface ListTeamsQuery {
+  organization_id?: string;
+  limit?: number;
+  after?: string;
+}
+
 export type Review = z.infer<typeof reviewSchema>;
 export type CreatedReview = z.infer<typeof createdReviewSchema>;
 export type ReviewStatusResult = z.infer<typeof reviewStatusSchema>;

@@ -12,16 +12,25 @@ import {
   createdReviewSchema,
   type DashboardSession,
   type ListReviewsQuery,
+  type ListTeamsQuery,
+  type Organization,
+  type OrganizationUsage,
+  organizationSchema,
+  organizationUsageSchema,
   type Pagination,
   paginationSchema,
+  type RateLimit,
   type Review,
   type ReviewComment,
   type ReviewStatistics,
   type ReviewStatusResult,
+  rateLimitSchema,
   reviewSchema,
   reviewStatusSchema,
   sessionSchema,
   statisticsSchema,
+  type Team,
+  teamSchema,
   type UpdateWebhookInput,
   type Usage,
   type UsageQuery,
@@ -86,6 +95,11 @@ export interface ReviewPage {
 
 export interface WebhookPage {
   data: Webhook[];
+  pagination: Pagination;
+}
+
+export interface TeamPage {
+  data: Team[];
   pagination: Pagination;
 }
 
@@ -374,6 +388,61 @@ export class RedlineClient {
     const path = `/webhooks/${encodeURIComponent(id)}/test`;
     const spec = { method: 'POST', path, schema: webhookDeliverySchema } as const;
     return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+
+  /** Decisions §1: the organizations you belong to. */
+  async listOrganizations(options: CallOptions = {}): Promise<Organization[]> {
+    const spec = { method: 'GET', path: '/organizations', schema: organizationSchema.array() } as const;
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+
+  async getOrganization(id: string, options: CallOptions = {}): Promise<Organization> {
+    const path = `/organizations/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: 'GET', path, signal: options.signal, schema: organizationSchema })).data;
+  }
+
+  /** The organization's plan and the live reviews of its rolling hour and day (the review quota). */
+  async getOrganizationUsage(id: string, options: CallOptions = {}): Promise<OrganizationUsage> {
+    const path = `/organizations/${encodeURIComponent(id)}/usage`;
+    const spec = { method: 'GET', path, schema: organizationUsageSchema } as const;
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+
+  /** Your request rate this hour; the API does not count this request. */
+  async getRateLimit(options: CallOptions = {}): Promise<RateLimit> {
+    const spec = { method: 'GET', path: '/rate-limit', schema: rateLimitSchema } as const;
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+
+  /** One page of the teams of your organizations, oldest first. */
+  async listTeams(query: ListTeamsQuery = {}, options: CallOptions = {}): Promise<TeamPage> {
+    const spec = { method: 'GET', path: '/teams', schema: teamSchema.array() } as const;
+    const answer = await this.#request({ ...spec, query: { ...query }, signal: options.signal });
+    return { data: answer.data, pagination: paginationSchema.parse(answer.body.pagination) };
+  }
+
+  async getTeam(id: string, options: CallOptions = {}): Promise<Team> {
+    const path = `/teams/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: 'GET', path, signal: options.signal, schema: teamSchema })).data;
+  }
+
+  /** Organization admins only (403 otherwise). */
+  async createTeam(input: { organization_id: string; name: string }, options: CallOptions = {}): Promise<Team> {
+    const spec = { method: 'POST', path: '/teams', schema: teamSchema } as const;
+    return (await this.#request({ ...spec, body: input, signal: options.signal })).data;
+  }
+
+  /** Organization admins only (403 otherwise). */
+  async renameTeam(id: string, name: string, options: CallOptions = {}): Promise<Team> {
+    const path = `/teams/${encodeURIComponent(id)}`;
+    const spec = { method: 'PATCH', path, schema: teamSchema } as const;
+    return (await this.#request({ ...spec, body: { name }, signal: options.signal })).data;
+  }
+
+  /** Organization admins only (403 otherwise). */
+  async deleteTeam(id: string, options: CallOptions = {}): Promise<void> {
+    const path = `/teams/${encodeURIComponent(id)}`;
+    await this.#request({ method: 'DELETE', path, noContent: true, signal: options.signal, schema: z.unknown() });
   }
 
   async #request<S extends z.ZodType>(spec: RequestSpec<S>): Promise<Answer<z.infer<S>>> {

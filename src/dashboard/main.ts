@@ -3,6 +3,8 @@ import { currentRoute, type Dashboard, type Mode, type Page } from './dashboard.
 import { errorBox } from './error-box.js';
 import { h } from './h.js';
 import { keysPage } from './pages/keys-page.js';
+import { organizationPage } from './pages/organization-page.js';
+import { organizationsPage } from './pages/organizations-page.js';
 import { reviewPage } from './pages/review-page.js';
 import { reviewsPage } from './pages/reviews-page.js';
 import { signInPage } from './pages/sign-in-page.js';
@@ -66,6 +68,9 @@ async function pageFor(dash: Dashboard): Promise<Page> {
   if (path === '/webhooks') return webhooksPage(dash);
   if (path === '/reviews') return reviewsPage(dash);
   if (path === '/usage') return usagePage(dash);
+  const organization = /^\/organizations\/([^/]+)$/.exec(path);
+  if (organization?.[1]) return organizationPage(dash, decodeURIComponent(organization[1]));
+  if (path === '/organizations') return organizationsPage(dash);
   return {
     title: 'Not found',
     body: h('p', {}, 'There is no such page. ', h('a', { href: '#/reviews' }, 'Go to the reviews.')),
@@ -91,6 +96,7 @@ function layout(session: DashboardSession, signOut: () => void): { shell: HTMLEl
         nav('#/usage', 'Usage', path === '/usage'),
         nav('#/keys', 'Keys', path === '/keys'),
         nav('#/webhooks', 'Webhooks', path.startsWith('/webhooks')),
+        nav('#/organizations', 'Organizations', path.startsWith('/organizations')),
       ),
       h('span', { class: 'user' }, `Signed in as ${session.user.username}`),
       h('button', { type: 'button', onclick: signOut }, 'Sign out'),

@@ -5,6 +5,7 @@ import type { Probot } from 'probot';
 import { makeGuard } from '../auth/guard.js';
 import { jwtKeys } from '../auth/jwt.js';
 import { registerOAuthRoutes } from '../auth/oauth-routes.js';
+import { registerRateLimitRoute } from '../auth/rate-limit-route.js';
 import { registerSessionRoutes } from '../auth/session-routes.js';
 import { registerTokenRoutes } from '../auth/token-routes.js';
 import { type Clock, systemClock } from '../common/clock.js';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     signInRateLimit: limits.signInRateLimit,
   });
   registerTokenRoutes(app, { db, clock, guard });
+  registerRateLimitRoute(app, { db, clock, guard });
   registerOrganizationRoutes(app, { db, clock, guard });
   registerTeamRoutes(app, { db, clock, guard });
 

@@ -25,7 +25,35 @@ export function rateVerdict(count: number, plan: Plan, windowStart: Date): RateV
   return { limit, remaining: Math.max(0, limit - count), reset, allowed: count <= limit };
 }
 
-export function rateLimitHeaders(verdict: RateVerdict): Record<string, string> {
+/** A user's request budget of the current window, as counted so far (GET /v1/rate-limit). */
+export interface RequestRateUsage extends Omit<RateVerdict, 'allowed'> {
+  plan: Plan;
+  /** Requests counted in the window so far. */
+  used: number;
+}
+
+/**
+ * Reads, without counting anything, how much of the hourly budget the user has used: the count
+ * the rate limiter keeps for the window `now` falls in (rateWindowStart; no row yet is 0), and
+ * the limit, remaining and reset the next counted request's verdict starts from.
+ */
+export async function readRequestRate(
+  db: Kysely<Database>,
+  input: { userId: string; plan: Plan; now: Date },
+): Promise<RequestRateUsage> {
+  const windowStart = rateWindowStart(input.now);
+  const row = await db
+    .selectFrom('request_rate_windows')
+    .select('count')
+    .where('user_id', '=', input.userId)
+    .where('window_start', '=', windowStart)
+    .executeTakeFirst();
+  const used = Number(row?.count ?? 0);
+  const { limit, remaining, reset } = rateVerdict(used, input.plan, windowStart);
+  return { plan: input.plan, limit, used, remaining, reset };
+}
+
+export function rateLimitHeaders(verdict: Pick<RateVerdict, 'limit' | 'remaining' | 'reset'>): Record<string, string> {
   return {
     'x-ratelimit-limit': String(verdict.limit),
     'x-ratelimit-remaining': String(verdict.remaining),

@@ -29,6 +29,40 @@ export async function organizationPlan(db: Executor, organizationId: string): Pr
 }
 
 /**
+ * The live reviews of an organization in the rolling hour and the rolling day that end at `now`
+ * (created in (now - length, now]), with `plan`'s limits (spec 8.2): what assertReviewQuota checks
+ * against, and what `GET /v1/organizations/:id/usage` reports. Test reviews never count.
+ *
+ * With `unlimitedDay: 'skip'` a plan without a daily cap has only its hour read, and its day's
+ * `used` is then the hour's (the check needs no more); the report counts the whole day.
+ */
+export async function countReviewQuota(
+  db: Executor,
+  input: { organizationId: string; plan: Plan; now: Date; unlimitedDay?: 'count' | 'skip' },
+): Promise<ReviewQuotaUsage> {
+  const { organizationId, plan, now } = input;
+  const quota = REVIEW_QUOTA[plan];
+  const hourStart = new Date(now.getTime() - HOUR_MS);
+  const dayStart = new Date(now.getTime() - DAY_MS);
+  const since = quota.day === null && input.unlimitedDay === 'skip' ? hourStart : dayStart;
+  const counts = await db
+    .selectFrom('reviews')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('day'),
+      eb.fn.countAll<number>().filterWhere('created_at', '>', hourStart).as('hour'),
+    ])
+    .where('organization_id', '=', organizationId)
+    .where('mode', '=', 'live')
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return {
+    plan,
+    hour: { limit: quota.hour, used: Number(counts.hour) },
+    day: { limit: quota.day, used: Number(counts.day) },
+  };
+}
+
+/**
  * Spec 8.2 and decisions §6: refuses (429 `rate_limit_exceeded`, `Retry-After`) the creation of a
  * live review that would put its organization over its plan's rolling hour or rolling day.
  *
@@ -59,28 +93,12 @@ export async function assertReviewQuota(
   if (!org) throw new Error(`organization ${organizationId} does not exist`);
   const plan = input.plan ?? org.plan;
   const quota = REVIEW_QUOTA[plan];
+  // Enterprise has no daily cap: the check needs only the last hour read.
+  const usage = await countReviewQuota(trx, { organizationId, plan, now, unlimitedDay: 'skip' });
 
   const nowMs = now.getTime();
   const hourStart = new Date(nowMs - HOUR_MS);
   const dayStart = new Date(nowMs - DAY_MS);
-  // Enterprise has no daily cap: only the last hour needs reading.
-  const since = quota.day === null ? hourStart : dayStart;
-  const counts = await trx
-    .selectFrom('reviews')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('day'),
-      eb.fn.countAll<number>().filterWhere('created_at', '>', hourStart).as('hour'),
-    ])
-    .where('organization_id', '=', organizationId)
-    .where('mode', '=', 'live')
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  const usage: ReviewQuotaUsage = {
-    plan,
-    hour: { limit: quota.hour, used: Number(counts.hour) },
-    day: { limit: quota.day, used: Number(counts.day) },
-  };
-
   const exceeded: { window: 'hour' | 'day'; limit: number; used: number; start: Date; length: number }[] = [];
   if (usage.hour.used >= quota.hour) {
     exceeded.push({ window: 'hour', limit: quota.hour, used: usage.hour.used, start: hourStart, length: HOUR_MS });

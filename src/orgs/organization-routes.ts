@@ -8,6 +8,7 @@ import type { Clock } from '../common/clock.js';
 import { envelope, listBody } from '../common/envelope.js';
 import { notFound } from '../common/errors.js';
 import type { Database, OrganizationRow } from '../db/schema.js';
+import { countReviewQuota, type QuotaWindowUsage } from '../limits/review-quota.js';
 import { findUserOrganization, listUserOrganizations } from './organizations.js';
 
 export interface OrganizationRouteDeps {
@@ -24,6 +25,27 @@ export const organizationSchema = z.object({
   created_at: z.string(),
 });
 
+const quotaWindowSchema = z.object({
+  limit: z.number().int().nullable().describe('Reviews the plan allows in the window; null: unlimited'),
+  used: z.number().int().describe('Live reviews created in the window'),
+  remaining: z.number().int().nullable().describe('limit - used, at least 0; null: unlimited'),
+});
+
+export const organizationUsageSchema = z.object({
+  organization_id: z.string(),
+  plan: z.enum(['free', 'pro', 'enterprise']),
+  review_quota: z.object({
+    hour: quotaWindowSchema.describe('The rolling hour that ends now'),
+    day: quotaWindowSchema.describe('The rolling day that ends now'),
+  }),
+});
+
+const presentWindow = (w: QuotaWindowUsage) => ({
+  limit: w.limit,
+  used: w.used,
+  remaining: w.limit === null ? null : Math.max(0, w.limit - w.used),
+});
+
 const present = (row: OrganizationRow) => ({
   id: row.id,
   login: row.login,
@@ -32,7 +54,10 @@ const present = (row: OrganizationRow) => ({
   created_at: row.created_at.toISOString(),
 });
 
-/** Decisions §1: `GET /v1/organizations` and `/v1/organizations/:id`, for organizations the user belongs to. */
+/**
+ * Decisions §1: `GET /v1/organizations` and `/v1/organizations/:id`, for organizations the user
+ * belongs to; and, beyond the contract, `/v1/organizations/:id/usage` (docs/api.md).
+ */
 export function registerOrganizationRoutes(app: FastifyInstance, deps: OrganizationRouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const security = API_SECURITY;
@@ -70,6 +95,33 @@ export function registerOrganizationRoutes(app: FastifyInstance, deps: Organizat
       const row = await findUserOrganization(deps.db, principalOf(request).userId, request.params.id);
       if (row === undefined) throw notFound('Organization');
       return envelope(present(row), request.id, deps.clock.now());
+    },
+  );
+
+  r.get(
+    '/v1/organizations/:id/usage',
+    {
+      onRequest: deps.guard({ scope: 'org:read' }),
+      schema: {
+        tags: ['organizations'],
+        summary: "An organization's plan and review quota used (live reviews, rolling hour and day)",
+        security,
+        params: z.object({ id: z.string().max(100) }),
+        response: { 200: dataEnvelope(organizationUsageSchema), ...errorResponses(400, 401, 403, 404, 429) },
+      },
+    },
+    async (request) => {
+      const row = await findUserOrganization(deps.db, principalOf(request).userId, request.params.id);
+      if (row === undefined) throw notFound('Organization');
+      const now = deps.clock.now();
+      // Counted as the quota check counts (limits/review-quota.ts), the whole day even when unlimited.
+      const usage = await countReviewQuota(deps.db, { organizationId: row.id, plan: row.plan, now });
+      const data = {
+        organization_id: row.id,
+        plan: usage.plan,
+        review_quota: { hour: presentWindow(usage.hour), day: presentWindow(usage.day) },
+      };
+      return envelope(data, request.id, now);
     },
   );
 }

@@ -259,6 +259,72 @@ describe('webhooks', () => {
   });
 });
 
+describe('organizations, teams and the rate limit', () => {
+  const org = { id: 'org_1', login: 'acme', name: null, plan: 'free', created_at: '2026-11-20T10:00:00.000Z' };
+  const usage = {
+    organization_id: 'org_1',
+    plan: 'enterprise',
+    review_quota: { hour: { limit: 1000, used: 3, remaining: 997 }, day: { limit: null, used: 9, remaining: null } },
+  };
+  const team = { id: 'team_1', organization_id: 'org_1', name: 'Platform', created_at: '2026-11-20T10:00:00.000Z' };
+
+  it('reads organizations, their usage and the rate limit, with the exact bodies', async () => {
+    const { c } = client();
+    const rate = { plan: 'free', limit: 100, used: 4, remaining: 96, reset: NOW / 1000 + 3600 };
+    nock(BASE)
+      .get('/organizations')
+      .reply(200, { data: [org], pagination: { has_more: false, next_cursor: null }, meta })
+      .get('/organizations/org_1')
+      .reply(200, { data: org, meta })
+      .get('/organizations/org_1/usage')
+      .reply(200, { data: usage, meta })
+      .get('/rate-limit')
+      .reply(200, { data: rate, meta });
+    expect(await c.listOrganizations()).toEqual([org]);
+    expect(await c.getOrganization('org_1')).toEqual(org);
+    expect(await c.getOrganizationUsage('org_1')).toEqual(usage);
+    expect(await c.getRateLimit()).toEqual(rate);
+  });
+
+  it('lists, creates, reads, renames and deletes teams', async () => {
+    const { c } = client();
+    nock(BASE)
+      .get('/teams')
+      .query({ organization_id: 'org_1', limit: 100 })
+      .reply(200, { data: [team], pagination: { has_more: false, next_cursor: null }, meta })
+      .post('/teams', { organization_id: 'org_1', name: 'Platform' })
+      .reply(201, { data: team, meta })
+      .get('/teams/team_1')
+      .reply(200, { data: team, meta })
+      .patch('/teams/team_1', { name: 'Infra' })
+      .reply(200, { data: { ...team, name: 'Infra' }, meta })
+      .delete('/teams/team_1')
+      .reply(204);
+    expect(await c.listTeams({ organization_id: 'org_1', limit: 100 })).toEqual({
+      data: [team],
+      pagination: { has_more: false, next_cursor: null },
+    });
+    expect(await c.createTeam({ organization_id: 'org_1', name: 'Platform' })).toEqual(team);
+    expect(await c.getTeam('team_1')).toEqual(team);
+    expect(await c.renameTeam('team_1', 'Infra')).toEqual({ ...team, name: 'Infra' });
+    await expect(c.deleteTeam('team_1')).resolves.toBeUndefined();
+  });
+
+  it("gives a member's refused change as the API's 403, message and all", async () => {
+    const { c, sleeps } = client();
+    nock(BASE)
+      .post('/teams', { organization_id: 'org_1', name: 'Mine' })
+      .reply(403, apiError('insufficient_permissions', 403, 'Only organization admins can manage teams'));
+    const error = await failure(c.createTeam({ organization_id: 'org_1', name: 'Mine' }));
+    expect({ status: error.status, code: error.code, message: error.message }).toEqual({
+      status: 403,
+      code: 'insufficient_permissions',
+      message: 'Only organization admins can manage teams',
+    });
+    expect(sleeps).toEqual([]);
+  });
+});
+
 describe('errors', () => {
   it.each([
     [400, 'validation_error', 'Invalid team_id: must be a team', { field: 'team_id', issue: 'must be a team' }],

@@ -1,0 +1,172 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/common/ids.js';
+import { checkScreen, collectPageErrors, launchChromium } from './dashboard-browser.js';
+import { type DashboardServer, startDashboardServer } from './dashboard-server.js';
+
+/**
+ * The organizations journey in Chromium against the real server: the plan, the review quota used
+ * and the request rate, each as the API says it; create, rename and delete a team; the API's 403
+ * shown where the user is a plain member; the page at 360 px. One browser for the file.
+ */
+let server: DashboardServer;
+let browser: Browser;
+let page: Page;
+let errors: string[];
+let userId: string;
+let jwt: string;
+let ownOrg: string;
+let otherOrg: string;
+
+/** The API as a client sees it, with the user's JWT (each call counts against their rate). */
+const api = async (path: string) => {
+  const res = await server.t.app.inject({ url: path, headers: { authorization: `Bearer ${jwt}` } });
+  return res.json().data;
+};
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startDashboardServer(), launchChromium()]);
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  errors = collectPageErrors(page);
+  const db = server.t.database.db;
+  const created = await server.t.createUser('olga');
+  userId = created.user.id;
+  jwt = created.jwt;
+  ownOrg = (
+    await db.selectFrom('memberships').select('organization_id').where('user_id', '=', userId).executeTakeFirstOrThrow()
+  ).organization_id;
+  // A live review of her organization a minute ago. Inserted as the review service stores it: a
+  // live review through the API would need GitHub (test reviews never count against the quota).
+  const at = new Date(server.t.clock.now().getTime() - 60_000);
+  await db
+    .insertInto('reviews')
+    .values({
+      id: newId('rev'),
+      user_id: userId,
+      organization_id: ownOrg,
+      mode: 'live',
+      status: 'pending',
+      pr_url: 'https://github.com/olga/shop/pull/7',
+      pr_number: 7,
+      pr_title: 'Add the cart',
+      repository: 'olga/shop',
+      repository_id: '4242',
+      branch: 'cart',
+      author: 'olga',
+      options: JSON.stringify({
+        auto_review: false,
+        inline_comments: true,
+        check_security: true,
+        check_performance: true,
+      }),
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
+  // Another user's organization, where she is a plain member: the API refuses her team changes.
+  const owner = await server.t.createUser('victor');
+  otherOrg = (
+    await db
+      .selectFrom('memberships')
+      .select('organization_id')
+      .where('user_id', '=', owner.user.id)
+      .executeTakeFirstOrThrow()
+  ).organization_id;
+  await db.insertInto('memberships').values({ organization_id: otherOrg, user_id: userId, role: 'member' }).execute();
+  await page.goto(await server.signInLink(userId));
+  await page.getByRole('heading', { level: 1, name: 'Reviews' }).waitFor();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** The text beside a meter (or an unlimited window), found by its label. */
+const usageText = (scope: ReturnType<Page['locator']> | Page, label: string) =>
+  scope.locator('.usage').filter({ hasText: label }).locator('span').last().textContent();
+
+describe('the organizations journey', () => {
+  it('shows each organization with its plan and quota, and the request rate, as the API says', async () => {
+    await page.getByRole('link', { name: 'Organizations', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
+    // Read at once, before any other request: GET /v1/rate-limit does not count itself.
+    const rate = await api('/v1/rate-limit');
+    expect(rate).toMatchObject({ plan: 'free', limit: 100 });
+    expect(await usageText(page, 'Requests this hour')).toBe(`${rate.used} of 100 used, ${rate.remaining} left`);
+    expect(await page.getByLabel('Requests this hour').getAttribute('value')).toBe(String(rate.used));
+
+    const usage = await api(`/v1/organizations/${ownOrg}/usage`);
+    expect(usage.review_quota).toEqual({
+      hour: { limit: 10, used: 1, remaining: 9 },
+      day: { limit: 20, used: 1, remaining: 19 },
+    });
+    const card = page.getByRole('region', { name: 'olga' });
+    await expect(card.locator('.plan').textContent()).resolves.toBe('free');
+    expect(await usageText(card, 'Reviews in the last hour')).toBe('1 of 10 used, 9 left');
+    expect(await usageText(card, 'Reviews in the last 24 hours')).toBe('1 of 20 used, 19 left');
+    await page.getByRole('region', { name: 'victor' }).waitFor();
+    await checkScreen(page, '21-organizations');
+  });
+
+  it('creates, renames and deletes a team of her own organization', async () => {
+    await page.getByRole('link', { name: 'Teams of olga' }).click();
+    await page.getByRole('heading', { level: 1, name: 'olga' }).waitFor();
+    await page.getByText('No teams yet').waitFor();
+    expect(await usageText(page, 'Reviews in the last hour')).toBe('1 of 10 used, 9 left');
+
+    await page.getByLabel('Team name').fill('Platform');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('status').filter({ hasText: 'Team "Platform" created.' }).waitFor();
+    await page.getByRole('cell', { name: 'Platform', exact: true }).waitFor();
+    const teams = () =>
+      server.t.database.db.selectFrom('teams').select(['name', 'organization_id']).orderBy('name').execute();
+    expect(await teams()).toEqual([{ name: 'Platform', organization_id: ownOrg }]);
+    await checkScreen(page, '22-organization-team-created');
+
+    await page.getByText('Rename Platform').click();
+    await page.getByLabel('New name for Platform').fill('Infra');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Team "Platform" renamed to "Infra".' }).waitFor();
+    await page.getByRole('cell', { name: 'Infra', exact: true }).waitFor();
+    expect(await teams()).toEqual([{ name: 'Infra', organization_id: ownOrg }]);
+
+    await page.getByRole('button', { name: 'Delete Infra' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete the team "Infra"?' });
+    await dialog.waitFor();
+    await checkScreen(page, '23-organization-team-delete-confirm');
+    await dialog.getByRole('button', { name: 'Delete team' }).click();
+    await page.getByText('No teams yet').waitFor();
+    await page.getByRole('status').filter({ hasText: 'Team "Infra" deleted.' }).waitFor();
+    expect(await teams()).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("shows the API's refusal where she is not an admin", async () => {
+    await page.goto(`${server.base}/app/#/organizations/${otherOrg}`);
+    await page.getByRole('heading', { level: 1, name: 'victor' }).waitFor();
+    await page.getByLabel('Team name').fill('Mine');
+    await page.getByRole('button', { name: 'Create team' }).click();
+    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+      /^Only organization admins can manage teams \(insufficient_permissions, req_\w+\)$/,
+    );
+    expect(errors.splice(0)).toEqual([
+      'console: Failed to load resource: the server responded with a status of 403 (Forbidden)',
+    ]);
+    await checkScreen(page, '24-organization-not-admin');
+    expect(await server.t.database.db.selectFrom('teams').select('id').execute()).toEqual([]);
+  });
+
+  it('works at 360 px wide', async () => {
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.goto(`${server.base}/app/#/organizations`);
+    await page.getByRole('heading', { level: 1, name: 'Organizations' }).waitFor();
+    await checkScreen(page, '25-organizations-360px');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    await page.goto(`${server.base}/app/#/organizations/${ownOrg}`);
+    await page.getByText('No teams yet').waitFor();
+    await checkScreen(page, '26-organization-360px');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
+    expect(errors).toEqual([]);
+  });
+});
