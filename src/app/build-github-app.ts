@@ -7,7 +7,6 @@ import type { Config } from '../config/config.js';
 import type { Database } from '../db/schema.js';
 import type { GitHubAppCredentials } from '../github/app-auth.js';
 import { ReviewService } from '../reviews/review-service.js';
-import { createRedlineProbot } from './create-probot.js';
 import { redlineApp } from './redline-app.js';
 
 export interface GitHubAppDeps {
@@ -26,6 +25,9 @@ export interface GitHubAppDeps {
 export async function buildGitHubApp(deps: GitHubAppDeps): Promise<Probot | undefined> {
   const { config } = deps;
   if (deps.credentials === undefined || config.github.webhookSecret === undefined) return undefined;
+  // Probot and its Octokit plugins are loaded only by a server that runs the App: a fifth of an
+  // idle server's memory otherwise.
+  const { createRedlineProbot } = await import('./create-probot.js');
   // The app makes reviews from events; reading a pull request as a user is not needed for that.
   const reviews = new ReviewService({
     db: deps.db,

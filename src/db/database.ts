@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
@@ -129,6 +128,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     });
     dropConnectionsThatTimedOut(pool);
   } else {
+    // Loaded only for the embedded database: a server on PostgreSQL never needs it.
+    const [{ PGlite }, { createPgConfig }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/node-postgres'),
+    ]);
     let lite: PGlite;
     if ('pglite' in target) {
       lite = target.pglite;

@@ -5,7 +5,6 @@ import { newId } from '../common/ids.js';
 import { orderFindings } from '../common/order-findings.js';
 import type { Analysis, Database, JobRow, ReviewRow } from '../db/schema.js';
 import { reportScore, reportStats } from '../engine/report/report-input.js';
-import { reviewChange } from '../engine/review-change.js';
 import type { ChangedFile, Finding } from '../engine/types.js';
 import { assistWithLlm, type LlmSettings } from './llm-assist.js';
 import { insertReviewComments } from './repository/review-comments.js';
@@ -57,6 +56,9 @@ export function makeReviewProcessor(deps: ReviewProcessorDeps) {
     } else {
       try {
         const files = await deps.readChangedFiles(review);
+        // Loaded by the first review a process runs, not at start: the rule packs, the grammars
+        // and the flow analysis are most of an idle server's memory that a review alone uses.
+        const { reviewChange } = await import('../engine/review-change.js');
         const engine = reviewChange(
           { files },
           { checkSecurity: review.options.check_security, checkPerformance: review.options.check_performance },
