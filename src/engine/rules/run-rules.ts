@@ -97,8 +97,8 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
   // A rule whose anchors (text its pattern or regex requires) are not in the file cannot match:
   // skipping it saves compiling it.
   const text = new AnchorText(input.source);
-  const { anchors } = ruleLibrary(input.rules, input.language, isAscii(input.source));
-  const rules = input.rules.filter((r) => applies(r, families, input) && text.satisfies(anchors.get(r) ?? []));
+  const library = ruleLibrary(input.rules, input.language, isAscii(input.source));
+  const rules = input.rules.filter((r) => applies(r, families, input) && text.satisfies(library.anchors.get(r) ?? []));
   if (rules.length === 0) return [];
   let root: SgNode;
   try {
@@ -111,7 +111,7 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
     lines ??= input.source.split(/\r?\n/);
     return lines;
   };
-  const found = searchRules(root, rules, { language: input.language, text, library: input.rules });
+  const found = searchRules(root, rules, { language: input.language, text, library });
   const added = new AddedLines(input.addedLines);
   const seen = new Set<string>();
   const matches: RuleMatch[] = [];

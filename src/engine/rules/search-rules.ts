@@ -1,10 +1,9 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
-import { isAscii } from './ascii-regex.js';
 import { findAll, type Query } from './ast-grep.js';
 import { type CombinedPlan, combinedQuery } from './combined-query.js';
 import type { AnchorText } from './rule-anchors.js';
-import { ruleLibrary } from './rule-library.js';
+import type { RuleLibrary } from './rule-library.js';
 import { RulePruner } from './rule-pruner.js';
 import type { Rule } from './rule-schema.js';
 
@@ -17,10 +16,10 @@ export interface RuleNodes {
 
 export interface SearchRulesInput {
   language: Language;
-  /** The parsed text: regexes are pruned to what can match in it, and pure ASCII picks the library (ascii-regex.ts). */
+  /** The parsed text: regexes are pruned to what can match in it. */
   text: AnchorText;
-  /** The whole rule list `rules` belong to (the library is prepared once per list and language). */
-  library: readonly Rule[];
+  /** The library of the rule list `rules` belong to, for the file's language and ASCII-ness (`ruleLibrary`). */
+  library: RuleLibrary;
   /** Told when the combined query failed and the rules were searched one by one (tests assert it never is). */
   onFallback?: ((error: unknown) => void) | undefined;
 }
@@ -44,7 +43,7 @@ function safeFind(root: SgNode, query: Query | null): SgNode[] {
  * searched alone as written. A rule that does not compile for the grammar finds nothing.
  */
 export function searchRules(root: SgNode, rules: readonly Rule[], input: SearchRulesInput): Map<Rule, RuleNodes> {
-  const library = ruleLibrary(input.library, input.language, isAscii(input.text.source));
+  const { library } = input;
   const pruner = new RulePruner(input.text, library.utils);
   const found = new Map<Rule, RuleNodes>();
   const combined: { rule: Rule; plan: CombinedPlan }[] = [];

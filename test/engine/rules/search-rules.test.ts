@@ -2,11 +2,13 @@ import type { SgNode } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
 import { generateChange } from '../../../bench/speed/generate.js';
 import { type Language, ruleLanguagesFor } from '../../../src/engine/languages.js';
+import { isAscii } from '../../../src/engine/rules/ascii-regex.js';
 import { matchRule, parseSource } from '../../../src/engine/rules/ast-grep.js';
 import { RULES } from '../../../src/engine/rules/packs/index.js';
 import { prefixedName } from '../../../src/engine/rules/prefix-metavars.js';
 import { renderFix } from '../../../src/engine/rules/render-fix.js';
 import { AnchorText } from '../../../src/engine/rules/rule-anchors.js';
+import { ruleLibrary } from '../../../src/engine/rules/rule-library.js';
 import type { Rule } from '../../../src/engine/rules/rule-schema.js';
 import { searchRules } from '../../../src/engine/rules/search-rules.js';
 import { examplesOf } from './rule-tests.js';
@@ -114,7 +116,7 @@ function compare(language: Language, source: string, rules: readonly Rule[]): nu
   const found = searchRules(root, rules, {
     language,
     text: new AnchorText(source),
-    library: RULES,
+    library: ruleLibrary(RULES, language, isAscii(source)),
     onFallback: (error) => {
       throw error;
     },
