@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { readSignedInUser } from '../github/read-signed-in-user.js';
 import { countSignIn, signInRateError } from '../limits/ip-rate.js';
 import { upsertGitHubUser } from './accounts.js';
 import { createSession, SESSION_LIFETIME_MS, sessionCookie } from './dashboard-sessions.js';
+import { cameFromDashboard, dashboardSignInCookie, signInFailureLocation } from './dashboard-sign-in-failure.js';
 import { type JwtKeys, signUserJwt } from './jwt.js';
 import { consumeOAuthState, issueOAuthState } from './oauth-states.js';
 
@@ -25,6 +26,11 @@ export interface OAuthRouteDeps {
   github: { serverUrl: string; apiUrl: string; clientId: string | undefined; clientSecret: string | undefined };
   /** Sign-in requests one client address may make per 10 minutes (both routes share it). */
   signInRateLimit: number;
+  /**
+   * What the app's error handler would answer for `thrown` (and logs it as it would): a failed
+   * sign-in the dashboard started is sent back to it with that error instead of as JSON.
+   */
+  describeFailure: (thrown: unknown, request: FastifyRequest) => AppError;
 }
 
 /**
@@ -45,6 +51,8 @@ const userSchema = z.object({
 export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const redirectUri = `${deps.publicUrl}/api/auth/scm/callback`;
+  /** Callbacks whose state row was read: whether the dashboard started them. */
+  const dashboardFlows = new WeakMap<FastifyRequest, boolean>();
 
   // Both routes are open to anyone and the first writes a row per call: each client address gets
   // a budget, counted in onRequest so nothing else runs (not even query validation) past it.
@@ -79,10 +87,11 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
         response: { 200: z.object({ redirect_url: z.string() }), ...reducedErrorResponses(429, 503) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { clientId } = oauthClient();
       const forDashboard = request.query.dashboard === 'true';
       const { state, codeChallenge } = await issueOAuthState(deps.db, deps.box, deps.clock.now(), forDashboard);
+      if (forDashboard) reply.header('set-cookie', dashboardSignInCookie(deps.publicUrl));
       const url = new URL(`${deps.github.serverUrl}/login/oauth/authorize`);
       url.search = new URLSearchParams({
         client_id: clientId,
@@ -104,7 +113,7 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
         tags: ['auth'],
         summary: 'Complete GitHub sign-in',
         description:
-          'GitHub redirects here with `code` and `state`; answers a one-hour JWT and the user, or, when the dashboard started the sign-in, sets the session cookie and redirects (303) to /app/.',
+          "GitHub redirects here with `code` and `state`; answers a one-hour JWT and the user, or, when the dashboard started the sign-in, sets the session cookie and redirects (303) to /app/. A dashboard sign-in that fails redirects (303) to the dashboard's sign-in page with the error's code and message in the URL fragment (`/app/#sign-in-error=<code>&message=<message>`) instead of answering the error.",
         querystring: z.object({
           code: z.string().max(512).optional(),
           state: z.string().max(512).optional(),
@@ -116,12 +125,23 @@ export function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps) 
           ...reducedErrorResponses(400, 401, 429, 502, 503),
         },
       },
+      errorHandler: (thrown: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+        // The state's row says who started the flow; without one (missing, unknown, reused, or
+        // failed before it was read), the dashboard's start cookie does.
+        const toDashboard = dashboardFlows.get(request) ?? cameFromDashboard(request.headers.cookie);
+        // Anyone else gets the app's JSON answer, exactly as before (decisions §2).
+        if (!toDashboard) throw thrown;
+        const failure = deps.describeFailure(thrown, request);
+        reply.header('cache-control', 'no-store');
+        reply.redirect(signInFailureLocation(deps.publicUrl, failure), 303);
+      },
     },
     async (request, reply) => {
       const { clientId, clientSecret } = oauthClient();
       const { code, state, error } = request.query;
       if (state === undefined || state === '') throw unauthorized('Sign-in state is missing');
       const consumed = await consumeOAuthState(deps.db, deps.box, state, deps.clock.now());
+      if (consumed.ok || consumed.reason === 'expired') dashboardFlows.set(request, consumed.forDashboard);
       if (!consumed.ok) {
         throw unauthorized(
           consumed.reason === 'expired'

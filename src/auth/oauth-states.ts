@@ -38,7 +38,9 @@ export async function issueOAuthState(
 
 export type ConsumedState =
   | { ok: true; codeVerifier: string; forDashboard: boolean }
-  | { ok: false; reason: 'unknown' | 'expired' };
+  | { ok: false; reason: 'unknown' }
+  // An expired state still says who started the flow, so the dashboard's failure can go back to it.
+  | { ok: false; reason: 'expired'; forDashboard: boolean };
 
 /** Deletes the state as it reads it, so a second use (or a race of two) finds nothing. */
 export async function consumeOAuthState(
@@ -53,6 +55,7 @@ export async function consumeOAuthState(
     .returningAll()
     .executeTakeFirst();
   if (row === undefined) return { ok: false, reason: 'unknown' };
-  if (row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  if (row.expires_at.getTime() <= now.getTime())
+    return { ok: false, reason: 'expired', forDashboard: row.for_dashboard };
   return { ok: true, codeVerifier: box.open(row.code_verifier_sealed), forDashboard: row.for_dashboard };
 }

@@ -204,13 +204,14 @@ export interface UsageQuery {
 
 const PLANS = ['free', 'pro', 'enterprise'] as const;
 
-/** Decisions §1: an organization the user belongs to. */
+/** Decisions §1: an organization the user belongs to, and (beyond the contract) the user's role in it. */
 export const organizationSchema = z.looseObject({
   id: z.string(),
   login: z.string(),
   name: z.string().nullable(),
   plan: z.enum(PLANS),
   created_at: z.string(),
+  role: z.enum(['admin', 'member']),
 });
 
 /** One rolling window of the review quota; `limit` and `remaining` are null when unlimited. */

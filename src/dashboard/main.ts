@@ -11,6 +11,7 @@ import { signInPage } from './pages/sign-in-page.js';
 import { usagePage } from './pages/usage-page.js';
 import { webhookPage } from './pages/webhook-page.js';
 import { webhooksPage } from './pages/webhooks-page.js';
+import { readSignInFailure } from './sign-in-failure.js';
 
 const baseUrl = `${location.origin}/v1`;
 // Retries are for scripts; a person sees the error and decides.
@@ -22,19 +23,26 @@ function rootElement(): HTMLElement {
   return root;
 }
 
-/** Signs in from a `#sign-in=` link, or reads the session the cookie holds; null when signed out. */
+/**
+ * Signs in from a `#sign-in=` link, or reads the session the cookie holds; null when signed out.
+ * A failed GitHub sign-in comes back as `#sign-in-error=…` and shows on the sign-in page, unless
+ * a session is open already (a sign-in page replayed from the history after signing in).
+ */
 async function openSession(root: HTMLElement): Promise<DashboardSession | null> {
   const link = /^#sign-in=([0-9A-Za-z]+)$/.exec(location.hash);
+  const failure = readSignInFailure(location.hash);
   try {
     if (link?.[1]) {
       // The code leaves the address bar and history before anything else happens.
       history.replaceState(null, '', '/app/#/reviews');
       return await anonymous.openSession(link[1]);
     }
+    if (failure) history.replaceState(null, '', '/app/#/reviews');
     return await anonymous.getSession();
   } catch (error) {
     const signedOut = error instanceof RedlineApiError && error.status === 401 && !link;
-    root.replaceChildren(signInPage(anonymous, signedOut ? undefined : error));
+    root.replaceChildren(signInPage(anonymous, signedOut ? undefined : error, failure));
+    document.title = 'Sign in · Redline';
     return null;
   }
 }

@@ -26,7 +26,7 @@ import { registerWebhookRoutes } from '../webhooks/webhook-routes.js';
 import { apiVersionHook, CURRENT_VERSION } from './api-version.js';
 import { makeClientErrorHandler } from './client-error.js';
 import { registerDashboardRoutes } from './dashboard-routes.js';
-import { makeErrorHandler, routeNotFound } from './error-handler.js';
+import { logFailure, makeErrorHandler, routeNotFound, toAppError } from './error-handler.js';
 import { registerGitHubWebhookRoute } from './github-webhook-route.js';
 import { registerHealthRoutes } from './health-routes.js';
 import { registerMetrics } from './metrics.js';
@@ -172,6 +172,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: config.publicUrl,
     github: config.github,
     signInRateLimit: limits.signInRateLimit,
+    describeFailure: (thrown, request) => {
+      const error = toAppError(thrown);
+      logFailure(thrown, error, request);
+      return error;
+    },
   });
   registerSessionRoutes(app, {
     db,

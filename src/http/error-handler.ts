@@ -94,22 +94,27 @@ export function routeNotFound(request: FastifyRequest): AppError {
   return notFound(`Route ${request.method} ${request.url.split('?')[0]}`);
 }
 
+/** A server-side failure goes to the log; a client's mistake does not. */
+export function logFailure(thrown: unknown, error: AppError, request: FastifyRequest): void {
+  if (error.code === 'service_unavailable') {
+    // Expected while the database restarts: one line, not a stack per request.
+    request.log.warn(
+      { err: thrown instanceof Error ? thrown.message : String(thrown) },
+      'request failed: database unavailable',
+    );
+  } else if (error.status >= 500) {
+    // The client sees a generic message; the cause stays in our logs.
+    request.log.error({ err: thrown }, 'request failed');
+  }
+}
+
 export function makeErrorHandler(clock: Clock) {
   return (thrown: unknown, request: FastifyRequest, reply: FastifyReply) => {
     // fastify reads the body before it knows nothing will answer: an unknown route stays a 404
     // even when its body is too large or not JSON.
     const bodyError = (thrown as Partial<FastifyError>).code?.startsWith('FST_ERR_CTP') === true;
     const error = request.is404 && bodyError ? routeNotFound(request) : toAppError(thrown);
-    if (error.code === 'service_unavailable') {
-      // Expected while the database restarts: one line, not a stack per request.
-      request.log.warn(
-        { err: thrown instanceof Error ? thrown.message : String(thrown) },
-        'request failed: database unavailable',
-      );
-    } else if (error.status >= 500) {
-      // The client sees a generic message; the cause stays in our logs.
-      request.log.error({ err: thrown }, 'request failed');
-    }
+    logFailure(thrown, error, request);
     for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
     return reply.status(error.status).send(errorBody(error, request.url, request.id, clock.now()));
   };

@@ -7,9 +7,9 @@ import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../com
 import type { Clock } from '../common/clock.js';
 import { envelope, listBody } from '../common/envelope.js';
 import { notFound } from '../common/errors.js';
-import type { Database, OrganizationRow } from '../db/schema.js';
+import type { Database } from '../db/schema.js';
 import { countReviewQuota, type QuotaWindowUsage } from '../limits/review-quota.js';
-import { findUserOrganization, listUserOrganizations } from './organizations.js';
+import { findUserOrganization, listUserOrganizations, type MemberOrganization } from './organizations.js';
 
 export interface OrganizationRouteDeps {
   db: Kysely<Database>;
@@ -23,6 +23,9 @@ export const organizationSchema = z.object({
   name: z.string().nullable(),
   plan: z.enum(['free', 'pro', 'enterprise']),
   created_at: z.string(),
+  role: z
+    .enum(['admin', 'member'])
+    .describe("Beyond the contract: the caller's role in the organization; only admins may manage its teams"),
 });
 
 const quotaWindowSchema = z.object({
@@ -46,17 +49,19 @@ const presentWindow = (w: QuotaWindowUsage) => ({
   remaining: w.limit === null ? null : Math.max(0, w.limit - w.used),
 });
 
-const present = (row: OrganizationRow) => ({
+const present = (row: MemberOrganization) => ({
   id: row.id,
   login: row.login,
   name: row.name,
   plan: row.plan,
   created_at: row.created_at.toISOString(),
+  role: row.role,
 });
 
 /**
  * Decisions §1: `GET /v1/organizations` and `/v1/organizations/:id`, for organizations the user
- * belongs to; and, beyond the contract, `/v1/organizations/:id/usage` (docs/api.md).
+ * belongs to, each with the caller's `role` in it; and `/v1/organizations/:id/usage`. The role and
+ * the usage are beyond the contract (docs/api.md).
  */
 export function registerOrganizationRoutes(app: FastifyInstance, deps: OrganizationRouteDeps) {
   const r = app.withTypeProvider<ZodTypeProvider>();

@@ -260,7 +260,14 @@ describe('webhooks', () => {
 });
 
 describe('organizations, teams and the rate limit', () => {
-  const org = { id: 'org_1', login: 'acme', name: null, plan: 'free', created_at: '2026-11-20T10:00:00.000Z' };
+  const org = {
+    id: 'org_1',
+    login: 'acme',
+    name: null,
+    plan: 'free',
+    created_at: '2026-11-20T10:00:00.000Z',
+    role: 'admin',
+  };
   const usage = {
     organization_id: 'org_1',
     plan: 'enterprise',

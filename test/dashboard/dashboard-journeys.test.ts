@@ -5,10 +5,10 @@ import { type DashboardServer, startDashboardServer } from './dashboard-server.j
 
 /**
  * The issue's journeys in Chromium against the real server (real HTTP), on whichever database
- * this run uses: sign in with a one-time link, the empty state, a test key shown once, a review
- * made with it through the API watched to completion, its comments, a cancel, the usage charts,
- * revoking the key and the API refusing it, signing out and the old cookie refused. One browser
- * for the file.
+ * this run uses: sign in with a one-time link, a failed GitHub sign-in sent back to the sign-in
+ * page, the empty state, a test key shown once, a review made with it through the API watched to
+ * completion, its comments, a cancel, the usage charts, revoking the key and the API refusing it,
+ * signing out and the old cookie refused. One browser for the file.
  */
 let server: DashboardServer;
 let browser: Browser;
@@ -58,6 +58,28 @@ describe('the dashboard journeys', () => {
     await second.getByRole('heading', { level: 1, name: 'Sign in to Redline' }).waitFor();
     await expect(second.getByRole('alert').textContent()).resolves.toMatch(/unknown or already used/);
     await checkScreen(second, '02-sign-in-link-used');
+
+    // A GitHub sign-in this browser started from the dashboard fails at the callback (this server
+    // has no GitHub configured): the callback sends it back to the sign-in page with the error in
+    // the fragment, which the page shows, then clears from the address bar.
+    await second
+      .context()
+      .addCookies([
+        { name: 'redline_dashboard_sign_in', value: '1', domain: '127.0.0.1', path: '/api/auth/scm/callback' },
+      ]);
+    await second.goto(`${server.base}/api/auth/scm/callback?state=gone&code=any`);
+    await second.getByRole('heading', { level: 1, name: 'Sign in to Redline' }).waitFor();
+    await expect(second.getByRole('alert').textContent()).resolves.toBe(
+      'GitHub sign-in did not complete.' +
+        'GitHub sign-in is not configured on this server (GITHUB_CLIENT_ID, GITHUB_CLIENT_SECRET) (service_unavailable)',
+    );
+    expect(second.url()).toBe(`${server.base}/app/#/reviews`);
+    await checkScreen(second, '02-sign-in-github-failed');
+    // Try again starts GitHub sign-in anew; here the server answers why it cannot.
+    await second.getByRole('button', { name: 'Try again' }).click();
+    await expect(second.getByRole('alert').nth(1).textContent()).resolves.toMatch(
+      /^GitHub sign-in is not configured on this server .* \(service_unavailable, req_\w+\)$/,
+    );
     await second.close();
   });
 

@@ -6,8 +6,9 @@ import { type DashboardServer, startDashboardServer } from './dashboard-server.j
 
 /**
  * The organizations journey in Chromium against the real server: the plan, the review quota used
- * and the request rate, each as the API says it; create, rename and delete a team; the API's 403
- * shown where the user is a plain member; the page at 360 px. One browser for the file.
+ * and the request rate, each as the API says it, with her role; create, rename and delete a team;
+ * where she is a plain member, the teams without any control and the sentence saying why; the page
+ * at 360 px. One browser for the file.
  */
 let server: DashboardServer;
 let browser: Browser;
@@ -17,6 +18,7 @@ let userId: string;
 let jwt: string;
 let ownOrg: string;
 let otherOrg: string;
+let ownerJwt: string;
 
 /** The API as a client sees it, with the user's JWT (each call counts against their rate). */
 const api = async (path: string) => {
@@ -63,8 +65,9 @@ beforeAll(async () => {
       updated_at: at,
     })
     .execute();
-  // Another user's organization, where she is a plain member: the API refuses her team changes.
+  // Another user's organization, where she is a plain member: only Victor may change its teams.
   const owner = await server.t.createUser('victor');
+  ownerJwt = owner.jwt;
   otherOrg = (
     await db
       .selectFrom('memberships')
@@ -105,7 +108,9 @@ describe('the organizations journey', () => {
     await expect(card.locator('.plan').textContent()).resolves.toBe('free');
     expect(await usageText(card, 'Reviews in the last hour')).toBe('1 of 10 used, 9 left');
     expect(await usageText(card, 'Reviews in the last 24 hours')).toBe('1 of 20 used, 19 left');
-    await page.getByRole('region', { name: 'victor' }).waitFor();
+    await expect(card.getByText(/^Your role: /).textContent()).resolves.toBe('Your role: admin');
+    const other = page.getByRole('region', { name: 'victor' });
+    await expect(other.getByText(/^Your role: /).textContent()).resolves.toBe('Your role: member');
     await checkScreen(page, '21-organizations');
   });
 
@@ -120,7 +125,12 @@ describe('the organizations journey', () => {
     await page.getByRole('status').filter({ hasText: 'Team "Platform" created.' }).waitFor();
     await page.getByRole('cell', { name: 'Platform', exact: true }).waitFor();
     const teams = () =>
-      server.t.database.db.selectFrom('teams').select(['name', 'organization_id']).orderBy('name').execute();
+      server.t.database.db
+        .selectFrom('teams')
+        .select(['name', 'organization_id'])
+        .where('organization_id', '=', ownOrg)
+        .orderBy('name')
+        .execute();
     expect(await teams()).toEqual([{ name: 'Platform', organization_id: ownOrg }]);
     await checkScreen(page, '22-organization-team-created');
 
@@ -142,19 +152,32 @@ describe('the organizations journey', () => {
     expect(errors).toEqual([]);
   });
 
-  it("shows the API's refusal where she is not an admin", async () => {
+  it('shows the teams without controls where she is a plain member, and says why', async () => {
+    // Victor, the organization's admin, made a team through the API.
+    const made = await server.t.app.inject({
+      method: 'POST',
+      url: '/v1/teams',
+      headers: { authorization: `Bearer ${ownerJwt}` },
+      payload: { organization_id: otherOrg, name: 'Design' },
+    });
+    expect(made.statusCode).toBe(201);
+    expect((await api(`/v1/organizations/${otherOrg}`)).role).toBe('member');
+
     await page.goto(`${server.base}/app/#/organizations/${otherOrg}`);
     await page.getByRole('heading', { level: 1, name: 'victor' }).waitFor();
-    await page.getByLabel('Team name').fill('Mine');
-    await page.getByRole('button', { name: 'Create team' }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(
-      /^Only organization admins can manage teams \(insufficient_permissions, req_\w+\)$/,
-    );
-    expect(errors.splice(0)).toEqual([
-      'console: Failed to load resource: the server responded with a status of 403 (Forbidden)',
-    ]);
+    const teams = page.getByRole('region', { name: 'Teams', exact: true });
+    await teams.getByRole('cell', { name: 'Design', exact: true }).waitFor();
+    await teams
+      .getByText(
+        "You are a member of this organization: only the organization's admins can create, rename or delete its teams.",
+        { exact: true },
+      )
+      .waitFor();
+    // No control at all: no form, no Rename disclosure, no button, no Actions column.
+    expect(await teams.locator('form, details, button, input').count()).toBe(0);
+    await expect(teams.getByRole('columnheader').allTextContents()).resolves.toEqual(['Name', 'Created', 'Id']);
     await checkScreen(page, '24-organization-not-admin');
-    expect(await server.t.database.db.selectFrom('teams').select('id').execute()).toEqual([]);
+    expect(errors).toEqual([]);
   });
 
   it('works at 360 px wide', async () => {

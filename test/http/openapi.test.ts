@@ -93,7 +93,7 @@ describe('GET /v1/openapi.json', () => {
     expect(list.required).toEqual(expect.arrayContaining(['data', 'pagination', 'meta']));
     expect(list.properties.data.type).toBe('array');
     expect(list.properties.data.items.required).toEqual(
-      expect.arrayContaining(['id', 'login', 'name', 'plan', 'created_at']),
+      expect.arrayContaining(['id', 'login', 'name', 'plan', 'created_at', 'role']),
     );
     const one = responseSchema('/v1/organizations/{id}', 'get', '200');
     expect(one.required).toEqual(expect.arrayContaining(['data', 'meta']));

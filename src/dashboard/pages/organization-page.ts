@@ -22,6 +22,8 @@ export async function organizationPage(dash: Dashboard, id: string): Promise<Pag
         h('dd', {}, h('span', { class: 'badge plan' }, org.plan)),
         h('dt', {}, 'In Redline since'),
         h('dd', {}, when(org.created_at)),
+        h('dt', {}, 'Your role'),
+        h('dd', {}, org.role),
       ),
       h('h2', {}, 'Review quota'),
       h(
@@ -30,7 +32,7 @@ export async function organizationPage(dash: Dashboard, id: string): Promise<Pag
         'Live reviews only: test reviews are free. Both windows roll: a review counts for an hour, and for a day.',
       ),
       reviewQuotaMeters(usage),
-      await teamsSection(dash, org.id),
+      await teamsSection(dash, org.id, org.role),
     ),
   };
 }

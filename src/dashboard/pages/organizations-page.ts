@@ -86,6 +86,7 @@ function organizationCard(org: Organization, usage: Outcome<OrganizationUsage> |
       org.name && org.name !== org.login ? ` (${org.name})` : null,
     ),
     h('p', {}, 'Plan: ', h('span', { class: 'badge plan' }, org.plan)),
+    h('p', {}, `Your role: ${org.role}`),
     usage === undefined ? null : 'error' in usage ? errorBox(usage.error) : reviewQuotaMeters(usage.value),
     h('p', {}, h('a', { href }, 'Teams', h('span', { class: 'visually-hidden' }, ` of ${org.login}`))),
   );

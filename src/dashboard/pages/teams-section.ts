@@ -1,4 +1,4 @@
-import type { Team } from '../../client/index.js';
+import type { Organization, Team } from '../../client/index.js';
 import { confirmButton } from '../confirm-button.js';
 import type { Dashboard } from '../dashboard.js';
 import { errorBox, withErrorIn } from '../error-box.js';
@@ -6,11 +6,16 @@ import { when } from '../format.js';
 import { h } from '../h.js';
 
 /**
- * An organization's teams: the list, create, rename, delete. The API does not say whether the
- * user is an admin of the organization, so the controls are shown to every member and a refused
- * change shows the API's own 403 message beside the control that made it.
+ * An organization's teams: the list, and for its admins create, rename and delete. The API says
+ * the user's role in the organization (`role`); a plain member sees the list and why there are
+ * no controls, since the API would refuse them (403). A refusal still shows beside its control.
  */
-export async function teamsSection(dash: Dashboard, organizationId: string): Promise<HTMLElement> {
+export async function teamsSection(
+  dash: Dashboard,
+  organizationId: string,
+  role: Organization['role'],
+): Promise<HTMLElement> {
+  const admin = role === 'admin';
   const heading = h('h2', { id: 'h-teams', tabindex: '-1' }, 'Teams');
   const status = h('p', { role: 'status', class: 'muted' });
   const listSlot = h('div', {});
@@ -25,7 +30,7 @@ export async function teamsSection(dash: Dashboard, organizationId: string): Pro
               { class: 'empty' },
               'No teams yet. A team groups reviews: a review made with its team_id is listed under it.',
             )
-          : teamTable(dash, teams, reload),
+          : teamTable(dash, teams, admin ? reload : undefined),
       );
     } catch (error) {
       listSlot.replaceChildren(errorBox(error));
@@ -38,12 +43,13 @@ export async function teamsSection(dash: Dashboard, organizationId: string): Pro
     'section',
     { 'aria-labelledby': 'h-teams' },
     heading,
-    h(
-      'p',
-      { class: 'muted' },
-      "Only the organization's admins may create, rename or delete teams; for anyone else the API refuses, and its message shows here.",
-    ),
-    createForm(dash, organizationId, reload),
+    admin
+      ? createForm(dash, organizationId, reload)
+      : h(
+          'p',
+          { class: 'muted' },
+          "You are a member of this organization: only the organization's admins can create, rename or delete its teams.",
+        ),
     status,
     listSlot,
   );
@@ -93,7 +99,9 @@ function createForm(dash: Dashboard, organizationId: string, reload: Reload): HT
   return form;
 }
 
-function teamTable(dash: Dashboard, teams: Team[], reload: Reload): HTMLElement {
+/** The teams; with `reload` (an admin's view), each row has its Rename and Delete controls. */
+function teamTable(dash: Dashboard, teams: Team[], reload: Reload | undefined): HTMLElement {
+  const columns = reload ? ['Name', 'Created', 'Id', 'Actions'] : ['Name', 'Created', 'Id'];
   return h(
     'table',
     { class: 'keys' },
@@ -104,7 +112,7 @@ function teamTable(dash: Dashboard, teams: Team[], reload: Reload): HTMLElement 
       h(
         'tr',
         {},
-        ['Name', 'Created', 'Id', 'Actions'].map((c) => h('th', { scope: 'col' }, c)),
+        columns.map((c) => h('th', { scope: 'col' }, c)),
       ),
     ),
     h(
@@ -117,7 +125,7 @@ function teamTable(dash: Dashboard, teams: Team[], reload: Reload): HTMLElement 
           h('td', { 'data-label': 'Name' }, team.name),
           h('td', { 'data-label': 'Created' }, when(team.created_at)),
           h('td', { 'data-label': 'Id' }, h('code', {}, team.id)),
-          h('td', {}, renameControl(dash, team, reload), ' ', deleteButton(dash, team, reload)),
+          reload ? h('td', {}, renameControl(dash, team, reload), ' ', deleteButton(dash, team, reload)) : null,
         ),
       ),
     ),
