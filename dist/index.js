@@ -44628,6 +44628,51 @@ var webhookDeliverySchema = external_exports.looseObject({
   updated_at: external_exports.string(),
   attempts: external_exports.array(webhookAttemptSchema)
 });
+var usageCount = external_exports.number();
+var usageSchema = external_exports.looseObject({
+  from: external_exports.string(),
+  until: external_exports.string(),
+  days: external_exports.array(external_exports.looseObject({ date: external_exports.string(), created: usageCount, completed: usageCount, failed: usageCount })),
+  scores: external_exports.array(external_exports.looseObject({ min: external_exports.number(), max: external_exports.number(), count: usageCount })),
+  total: external_exports.looseObject({
+    created: usageCount,
+    completed: usageCount,
+    failed: usageCount,
+    average_score: external_exports.number().nullable()
+  })
+});
+var PLANS = ["free", "pro", "enterprise"];
+var organizationSchema = external_exports.looseObject({
+  id: external_exports.string(),
+  login: external_exports.string(),
+  name: external_exports.string().nullable(),
+  plan: external_exports.enum(PLANS),
+  created_at: external_exports.string(),
+  role: external_exports.enum(["admin", "member"])
+});
+var quotaWindowSchema = external_exports.looseObject({
+  limit: external_exports.number().nullable(),
+  used: external_exports.number(),
+  remaining: external_exports.number().nullable()
+});
+var organizationUsageSchema = external_exports.looseObject({
+  organization_id: external_exports.string(),
+  plan: external_exports.enum(PLANS),
+  review_quota: external_exports.looseObject({ hour: quotaWindowSchema, day: quotaWindowSchema })
+});
+var rateLimitSchema = external_exports.looseObject({
+  plan: external_exports.enum(PLANS),
+  limit: external_exports.number(),
+  used: external_exports.number(),
+  remaining: external_exports.number(),
+  reset: external_exports.number()
+});
+var teamSchema = external_exports.looseObject({
+  id: external_exports.string(),
+  organization_id: external_exports.string(),
+  name: external_exports.string(),
+  created_at: external_exports.string()
+});
 
 // src/client/retry-delay.ts
 function backoffMs(attempt) {
@@ -44751,6 +44796,11 @@ var RedlineClient = class {
     const path = `/reviews/${encodeURIComponent(id)}/${action}`;
     return (await this.#request({ method: "POST", path, signal: options.signal, schema: reviewStatusSchema })).data;
   }
+  /** Reviews per UTC day over the last `days` (default 30), the score distribution and the totals. */
+  async getUsage(query = {}, options = {}) {
+    const spec = { method: "GET", path: "/usage", schema: usageSchema };
+    return (await this.#request({ ...spec, query: { ...query }, signal: options.signal })).data;
+  }
   /** The browser's dashboard session (its cookie), with the CSRF token to send on changes. */
   async getSession(options = {}) {
     const spec = { method: "GET", path: "/api/auth/session", unwrapped: true, schema: sessionSchema };
@@ -44843,6 +44893,52 @@ var RedlineClient = class {
     const path = `/webhooks/${encodeURIComponent(id)}/test`;
     const spec = { method: "POST", path, schema: webhookDeliverySchema };
     return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+  /** Decisions §1: the organizations you belong to. */
+  async listOrganizations(options = {}) {
+    const spec = { method: "GET", path: "/organizations", schema: organizationSchema.array() };
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+  async getOrganization(id, options = {}) {
+    const path = `/organizations/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: "GET", path, signal: options.signal, schema: organizationSchema })).data;
+  }
+  /** The organization's plan and the live reviews of its rolling hour and day (the review quota). */
+  async getOrganizationUsage(id, options = {}) {
+    const path = `/organizations/${encodeURIComponent(id)}/usage`;
+    const spec = { method: "GET", path, schema: organizationUsageSchema };
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+  /** Your request rate this hour; the API does not count this request. */
+  async getRateLimit(options = {}) {
+    const spec = { method: "GET", path: "/rate-limit", schema: rateLimitSchema };
+    return (await this.#request({ ...spec, signal: options.signal })).data;
+  }
+  /** One page of the teams of your organizations, oldest first. */
+  async listTeams(query = {}, options = {}) {
+    const spec = { method: "GET", path: "/teams", schema: teamSchema.array() };
+    const answer = await this.#request({ ...spec, query: { ...query }, signal: options.signal });
+    return { data: answer.data, pagination: paginationSchema.parse(answer.body.pagination) };
+  }
+  async getTeam(id, options = {}) {
+    const path = `/teams/${encodeURIComponent(id)}`;
+    return (await this.#request({ method: "GET", path, signal: options.signal, schema: teamSchema })).data;
+  }
+  /** Organization admins only (403 otherwise). */
+  async createTeam(input3, options = {}) {
+    const spec = { method: "POST", path: "/teams", schema: teamSchema };
+    return (await this.#request({ ...spec, body: input3, signal: options.signal })).data;
+  }
+  /** Organization admins only (403 otherwise). */
+  async renameTeam(id, name, options = {}) {
+    const path = `/teams/${encodeURIComponent(id)}`;
+    const spec = { method: "PATCH", path, schema: teamSchema };
+    return (await this.#request({ ...spec, body: { name }, signal: options.signal })).data;
+  }
+  /** Organization admins only (403 otherwise). */
+  async deleteTeam(id, options = {}) {
+    const path = `/teams/${encodeURIComponent(id)}`;
+    await this.#request({ method: "DELETE", path, noContent: true, signal: options.signal, schema: external_exports.unknown() });
   }
   async #request(spec) {
     for (let attempt = 0; ; attempt++) {
