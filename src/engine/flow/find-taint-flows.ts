@@ -155,6 +155,10 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const route = spec.routes.find((r) => matchesAny(r.markers, fn.markers));
   frame.returnSink = route?.returnSink;
   for (const param of fn.params) {
+    if (spec.convertingMarkers && matchesAny(spec.convertingMarkers, param.markers)) {
+      env.set(param.name, { ...(param.type ? { type: param.type } : {}), fixed: true });
+      continue;
+    }
     let value: Value = param.type ? { type: param.type } : {};
     const marked = spec.paramSources.find((s) => matchesAny(s.markers, param.markers));
     const described =

@@ -180,6 +180,12 @@ export interface ContainerSpec {
 export interface FlowSpec {
   sources: SourceSpec[];
   paramSources: ParamSourceSpec[];
+  /**
+   * Parameter markers that convert the input before the handler sees it (NestJS's
+   * `@Param('id', ParseIntPipe)`): such a parameter holds a number, boolean or UUID, as if the code
+   * had converted it itself (`Value.fixed`), whatever source marks it.
+   */
+  convertingMarkers?: string[] | undefined;
   routes: RouteSpec[];
   sinks: SinkSpec[];
   assignSinks: AssignSinkSpec[];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowsOf, fullFlowsOf } from './flows-of.js';
+import { flowsOf, fullFlowsOf, securityFindings } from './flows-of.js';
 
 /** An Express handler around a body; the body starts on line 5. */
 const express = (body: string, extra = '', language: 'javascript' | 'typescript' = 'javascript') =>
@@ -172,6 +172,25 @@ export async function GET(request: NextRequest) {
 }`,
       ),
     ).toEqual(['89@5<-4', '89@10<-4', '601@16<-14']);
+  });
+
+  it("takes a NestJS parameter converted by a pipe as the number, boolean or UUID it is, and drops a rule's match it alone reaches", () => {
+    const controller = `import { Controller, Get, Param, ParseIntPipe, ParseBoolPipe, Query } from '@nestjs/common';
+@Controller('invoices')
+export class InvoicesController {
+  @Get(':year/total')
+  total(@Param('year', ParseIntPipe) year: number, @Query('paid', new ParseBoolPipe()) paid: boolean, @Query('tag') tag: string) {
+    this.db.query(\`SELECT SUM(total) FROM invoices WHERE year = \${year} AND paid = \${paid}\`);
+    return this.db.query(\`SELECT * FROM invoices WHERE tag = '\${tag}'\`);
+  }
+}`;
+    // The unconverted query parameter still reaches its sink; the converted ones reach nothing.
+    expect(flowsOf('typescript', controller)).toEqual(['89@7<-5']);
+    const found = securityFindings('src/invoices/invoices.controller.ts', controller).map(
+      (f) => `${f.ruleId}@${f.line}`,
+    );
+    expect(found).not.toContain('js.sql-injection@6');
+    expect(found.some((f) => f.endsWith('@7'))).toBe(true);
   });
 
   it('reads Koa and Fastify request input', () => {

@@ -38,6 +38,21 @@ function decoratorName(decorator: SgNode): string {
   return kindOf(expr) === 'call_expression' ? jsDotted(expr?.field('function')) : jsDotted(expr);
 }
 
+/**
+ * What a parameter decorator's call is given besides its name: the pipes of NestJS's
+ * `@Param('id', ParseIntPipe)` or `@Query('on', new ParseBoolPipe())`, by class name.
+ */
+function decoratorArguments(decorator: SgNode): string[] {
+  const expr = named(decorator)[0];
+  if (kindOf(expr) !== 'call_expression') return [];
+  return named(expr?.field('arguments')).flatMap((arg) => {
+    const kind = kindOf(arg);
+    if (kind === 'identifier' || kind === 'member_expression') return [jsDotted(arg)];
+    if (kind === 'new_expression') return [jsDotted(arg.field('constructor'))];
+    return [];
+  });
+}
+
 /** The decorators written before a class member (siblings in the class body). */
 function memberDecorators(member: SgNode): string[] {
   const out: string[] = [];
@@ -66,7 +81,7 @@ function readParams(fn: SgNode): { params: Param[]; prologue: Stmt[] } {
     const markers = wrapped
       ? named(p)
           .filter((c) => kindOf(c) === 'decorator')
-          .map(decoratorName)
+          .flatMap((d) => [decoratorName(d), ...decoratorArguments(d)])
       : [];
     const type = wrapped ? typeOf(p.field('type')) : undefined;
     if (pattern && kindOf(pattern) === 'assignment_pattern') pattern = pattern.field('left');

@@ -117,6 +117,8 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     { markers: ['Args', 'Arg'], description: 'a GraphQL argument' },
     { markers: ['searchParams'], description: 'the query string' },
   ],
+  // NestJS's built-in conversion pipes; a request that does not convert is refused (400) before the handler runs.
+  convertingMarkers: ['ParseIntPipe', 'ParseFloatPipe', 'ParseBoolPipe', 'ParseUUIDPipe', 'ParseEnumPipe'],
   routes: [],
   sinks: [
     {
