@@ -154,6 +154,17 @@ export interface GuardSpec {
   needsNormalized?: boolean | undefined;
 }
 
+/**
+ * A test of what a text starts with (`x.startsWith("/")`, `strings.HasPrefix(x, "/")`): with a
+ * constant prefix it tells whether a redirect target is a path on this site (guards.ts).
+ */
+export interface PrefixTestSpec {
+  calls: string[];
+  subject: 'receiver' | number;
+  /** The position of the prefix argument. */
+  prefix: number;
+}
+
 export interface ContainerSpec {
   /** Constructors and factories of sequences and maps. */
   lists: string[];
@@ -191,6 +202,7 @@ export interface FlowSpec {
   assignSinks: AssignSinkSpec[];
   sanitizers: SanitizerSpec[];
   guards: GuardSpec[];
+  prefixTests: PrefixTestSpec[];
   /**
    * Rejections: a value found to contain this text is turned away where the check holds, so it is
    * safe where it does not for these CWEs (`if "../" in name: abort()`).

@@ -2,7 +2,7 @@ import type { Analysis, Env } from './context.js';
 import { dottedName, evaluate, indexPath } from './evaluate.js';
 import type { Constant, Expr } from './ir.js';
 import { matchesAny } from './qualified-name.js';
-import { clear, constant, taintOf, type Value } from './value.js';
+import { clear, constant, type LocalMark, taintOf, type Value } from './value.js';
 
 /** What a condition proves about a variable in the branch where it holds. */
 interface Refinement {
@@ -12,6 +12,8 @@ interface Refinement {
   cwes?: number[] | undefined;
   /** The subject's value before the check, for a path the environment does not hold (`req.query.sort`). */
   before?: Value | undefined;
+  /** What the check found of a redirect target's start (see `Value.local`). */
+  mark?: LocalMark | undefined;
 }
 
 export interface Refinements {
@@ -80,6 +82,8 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     const path = pathOf(test.receiver);
     return path ? { whenTrue: [{ path, value: constant(test.args[0].value) }], whenFalse: [] } : NONE;
   }
+  const prefixed = prefixTest(analysis, env, test, written);
+  if (prefixed) return prefixed;
   for (const guard of analysis.spec.guards) {
     if (!matchesAny(guard.calls, written)) continue;
     const subject = guard.subject === 'receiver' ? test.receiver : test.args[guard.subject];
@@ -94,6 +98,36 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     return { whenTrue: [{ path, cwes: guard.cwes, before }], whenFalse: [] };
   }
   return NONE;
+}
+
+/** The prefixes whose test tells a path on this site from a URL: where it holds, or where it does not. */
+const LOCAL_PREFIXES: Readonly<Record<string, { mark: LocalMark; holds: boolean }>> = {
+  '/': { mark: 'slash', holds: true },
+  '//': { mark: 'noAuthority', holds: false },
+  '/\\': { mark: 'noBackslash', holds: false },
+};
+
+/**
+ * `x.startsWith("/")`, `strings.HasPrefix(x, "//")`: what a redirect target's start is
+ * (`Value.local`); undefined for another test or prefix, which the guards may still read.
+ */
+function prefixTest(
+  analysis: Analysis,
+  env: Env,
+  test: Extract<Expr, { k: 'call' }>,
+  written: string[],
+): Refinements | undefined {
+  for (const spec of analysis.spec.prefixTests) {
+    if (!matchesAny(spec.calls, written)) continue;
+    const subject = spec.subject === 'receiver' ? test.receiver : test.args[spec.subject];
+    const prefix = test.args[spec.prefix];
+    const path = pathOf(subject);
+    const known = prefix?.k === 'const' && typeof prefix.value === 'string' ? LOCAL_PREFIXES[prefix.value] : undefined;
+    if (!path || !subject || !known) return undefined;
+    const found = [{ path, mark: known.mark, before: evaluate(analysis, env, subject) }];
+    return known.holds ? { whenTrue: found, whenFalse: [] } : { whenTrue: [], whenFalse: found };
+  }
+  return undefined;
 }
 
 /**
@@ -111,8 +145,13 @@ function hostCheck(analysis: Analysis, env: Env, expr: Expr): Refinement[] | und
 /** `"../" in x`: where it does not hold, x is safe for what that text would have broken. */
 function rejection(analysis: Analysis, text: Constant, subject: Expr): Refinements {
   const path = pathOf(subject);
+  if (!path) return NONE;
+  const whenFalse: Refinement[] = [];
   const rule = analysis.spec.rejects.find((r) => r.text === text);
-  return path && rule ? { whenTrue: [], whenFalse: [{ path, cwes: rule.cwes }] } : NONE;
+  if (rule) whenFalse.push({ path, cwes: rule.cwes });
+  // A redirect target without a backslash cannot be read as `/\\host` (see `Value.local`).
+  if (text === '\\') whenFalse.push({ path, mark: 'noBackslash' });
+  return whenFalse.length > 0 ? { whenTrue: [], whenFalse } : NONE;
 }
 
 /** The environment with a branch's refinements applied. */
@@ -120,7 +159,18 @@ export function refine(env: Env, refinements: Refinement[]): Env {
   if (refinements.length === 0) return env;
   const out = new Map(env);
   for (const r of refinements) {
-    if (r.value) out.set(r.path, r.value);
+    if (r.mark) {
+      const current = out.get(r.path) ?? r.before;
+      if (!current) continue;
+      const local = { ...current.local, [r.mark]: true as const };
+      // Starts with `/`, not `//`, no backslash: a path on this site, wherever it came from.
+      const onSite = local.slash && local.noAuthority && local.noBackslash;
+      out.set(r.path, {
+        ...current,
+        local,
+        ...(onSite ? { taint: clear(current.taint, [601]), rest: clear(current.rest, [601]) } : {}),
+      });
+    } else if (r.value) out.set(r.path, r.value);
     else {
       const current = out.get(r.path) ?? r.before;
       if (!current) continue;

@@ -37,6 +37,11 @@ export interface Value {
   type?: string | undefined;
   /** Passed through a path normaliser (realpath, getCanonicalPath): a prefix check then clears it. */
   normalized?: boolean | undefined;
+  /**
+   * What checks found of a redirect target's start (guards.ts): it starts with `/`, and not with
+   * `//` nor `/\` (nor holds a backslash). All three make it a path on this site (CWE 601 cleared).
+   */
+  local?: Readonly<Partial<Record<LocalMark, true>>> | undefined;
   /** For a parsed URL, the variable it was parsed from: a check of its host clears that variable. */
   parsedFrom?: string | undefined;
   /** The constant text a string built by concatenation starts with (a URL's scheme and host). */
@@ -62,6 +67,8 @@ export interface Value {
    */
   safeFor?: ReadonlySet<number> | undefined;
 }
+
+export type LocalMark = 'slash' | 'noAuthority' | 'noBackslash';
 
 /** Whether nothing from outside the code can shape the value (see `Value.fixed`). */
 export function isFixed(value: Value | undefined): boolean {

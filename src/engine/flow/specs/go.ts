@@ -245,6 +245,7 @@ export const GO_SPEC: FlowSpec = {
     { calls: ['url.QueryEscape', 'url.PathEscape'], cwes: [79, 89, 78, 117] },
     { calls: ['filepath.Base', 'path.Base'], cwes: [22] },
   ],
+  prefixTests: [{ calls: ['strings.HasPrefix'], subject: 0, prefix: 1 }],
   guards: [
     { calls: ['strings.HasPrefix'], subject: 0, cwes: [22], needsNormalized: true },
     { calls: ['filepath.IsLocal'], subject: 0, cwes: [22] },

@@ -235,6 +235,7 @@ export const JAVA_SPEC: FlowSpec = {
     { calls: ['URLEncoder.encode', '*.encodeForURL'], cwes: [79, 89, 90, 643, 78, 22, 117] },
     { calls: ['FilenameUtils.getName', 'File.getName'], cwes: [22] },
   ],
+  prefixTests: [{ calls: ['*.startsWith'], subject: 'receiver', prefix: 0 }],
   guards: [
     { calls: ['*.contains', '*.containsKey', '*.matches'], subject: 0 },
     { calls: ['*.startsWith'], subject: 'receiver', cwes: [22], needsNormalized: true },

@@ -360,6 +360,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     { calls: ['path.basename', 'sanitize-filename'], cwes: [22] },
     { calls: ['JSON.stringify'], cwes: [95, 1336] },
   ],
+  prefixTests: [{ calls: ['*.startsWith'], subject: 'receiver', prefix: 0 }],
   guards: [
     // An allow-list: `ALLOWED.includes(x)`, `allowed.has(x)`.
     { calls: ['*.includes', '*.has', '*.hasOwnProperty'], subject: 0 },

@@ -297,6 +297,7 @@ export const PYTHON_SPEC: FlowSpec = {
     { calls: ['urllib.parse.quote_plus'], cwes: [79, 89, 78, 90, 643, 22, 117] },
     { calls: ['urllib.parse.quote'], cwes: [79, 89, 78, 90, 643, 117] },
   ],
+  prefixTests: [{ calls: ['*.startswith'], subject: 'receiver', prefix: 0 }],
   guards: [
     {
       calls: ['*.isdigit', '*.isnumeric', '*.isdecimal', '*.isalnum', '*.isalpha', '*.isidentifier'],

@@ -257,6 +257,7 @@ export const RUBY_SPEC: FlowSpec = {
     // URL encoding leaves letters, digits and `_.-~` (and `%`): no markup, quote, slash or line break.
     { calls: URL_ENCODERS, cwes: [79, 89, 78, 90, 643, 22, 117] },
   ],
+  prefixTests: [{ calls: ['*.start_with?'], subject: 'receiver', prefix: 0 }],
   guards: [{ calls: ['*.start_with?'], subject: 'receiver', cwes: [22], needsNormalized: true }],
   normalizers: [
     'File.expand_path',
