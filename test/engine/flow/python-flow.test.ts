@@ -55,6 +55,16 @@ def view(db):
     ).toEqual([]);
   });
 
+  it("reports Django's QuerySet.extra given SQL text built from input, not its bound params", () => {
+    expect(
+      flask(`    domain = request.args.get("domain", "")
+    condition = "email LIKE '%%@" + domain + "'"
+    Contact.objects.extra(where=[condition])
+    Contact.objects.extra(select={"n": "length(" + domain + ")"})
+    Contact.objects.extra(where=["email LIKE %s"], params=["%@" + domain])`),
+    ).toEqual(['89@8<-6', '89@9<-6']);
+  });
+
   it('tells a shell command from an argument list, where only the program is dangerous', () => {
     expect(
       flask(`    p = request.args.get("p")

@@ -146,6 +146,8 @@ export const PYTHON_SPEC: FlowSpec = {
       cwe: 89,
       kind: 'SQL query',
     },
+    // Django's QuerySet.extra: each of these keywords is raw SQL (or a list of it).
+    { calls: ['*.extra'], args: [], kwargs: ['where', 'select', 'tables', 'order_by'], cwe: 89, kind: 'SQL query' },
     {
       calls: ['*.search_s', '*.search_st', '*.search_ext', '*.search_ext_s', 'LdapConnection.search'],
       cwe: 90,
