@@ -1,4 +1,4 @@
-import type { FlowSpec } from './flow-spec.js';
+import type { FlowSpec, ReturnSinkSpec } from './flow-spec.js';
 import type { FunctionIR } from './ir.js';
 import type { Value } from './value.js';
 
@@ -52,7 +52,7 @@ export interface Frame {
   /** The function, for a route's return sink; absent at module level. */
   fn?: FunctionIR | undefined;
   /** Whether the function is a request handler whose return is a sink. */
-  returnSink?: { cwe: number; kind: string } | undefined;
+  returnSink?: ReturnSinkSpec | undefined;
 }
 
 /**

@@ -30,7 +30,14 @@ export interface RouteSpec {
    * What it returns is the response body, an HTML sink unless it is a JSON or escaped value; of a
    * returned tuple, only the first element is the body.
    */
-  returnSink?: { cwe: number; kind: string } | undefined;
+  returnSink?: ReturnSinkSpec | undefined;
+}
+
+export interface ReturnSinkSpec {
+  cwe: number;
+  kind: string;
+  /** Only a value whose constant start matches (Spring MVC's `"redirect:" + url` is a redirect). */
+  requirePrefix?: string | undefined;
 }
 
 export interface SinkSpec {

@@ -164,7 +164,11 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
       const value = stmt.value ? evaluate(analysis, env, stmt.value) : UNKNOWN;
       frame.returns.push(value);
       const sink = frame.returnSink;
-      const taint = sink ? taintFor(firstOf(value), sink.cwe) : undefined;
+      const body = firstOf(value);
+      const taint =
+        sink && (sink.requirePrefix === undefined || namePattern(sink.requirePrefix).test(prefixOf(body) ?? ''))
+          ? taintFor(body, sink.cwe)
+          : undefined;
       if (sink && taint)
         recordFlow(analysis, {
           sinkLine: stmt.line,

@@ -23,6 +23,23 @@ describe('Java taint flows', () => {
     ]);
   });
 
+  it('reports a Spring MVC handler returning "redirect:" followed by input, not a redirect to a path it wrote', () => {
+    const controller = (returned: string) => `package com.example.web;
+
+@Controller
+public class LocaleController {
+    @PostMapping("/locale")
+    public String change(@RequestParam(defaultValue = "/") String back) {
+        return ${returned};
+    }
+}`;
+    expect(flowsOf('java', controller('"redirect:" + back'))).toEqual(['601@7<-6']);
+    expect(flowsOf('java', controller('"redirect:/settings?from=" + back'))).toEqual([]);
+    expect(flowsOf('java', controller('"redirect:/"'))).toEqual([]);
+    // A view name, not a redirect.
+    expect(flowsOf('java', controller('"locale/" + back'))).toEqual([]);
+  });
+
   it('matches names written fully qualified as their short spelling', () => {
     const source = `class H {
   void get(javax.servlet.http.HttpServletRequest req) throws Exception {

@@ -50,7 +50,13 @@ export const JAVA_SPEC: FlowSpec = {
     { markers: ['HeaderParam'], description: 'a request header' },
     { markers: ['CookieParam'], description: 'a cookie' },
   ],
-  routes: [],
+  routes: [
+    // Spring MVC: a handler returning "redirect:" followed by input sends the browser there.
+    {
+      markers: ['GetMapping', 'PostMapping', 'PutMapping', 'DeleteMapping', 'PatchMapping', 'RequestMapping'],
+      returnSink: { cwe: 601, kind: 'redirect', requirePrefix: '^redirect:$' },
+    },
+  ],
   sinks: [
     {
       calls: [
