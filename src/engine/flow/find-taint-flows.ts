@@ -7,7 +7,7 @@ import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { javascriptFile } from './javascript/javascript-file.js';
-import { mayNameSink, mayReachSink } from './may-reach-sink.js';
+import { mayNameSink, mayReachSink, routeMayApply } from './may-reach-sink.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { rubyFile } from './ruby/ruby-file.js';
@@ -115,7 +115,7 @@ function entryFunctions(spec: FlowSpec, file: FileIR): FunctionIR[] {
   const entries = new Set(
     file.functions.filter(
       (fn) =>
-        spec.routes.some((r) => matchesAny(r.markers, fn.markers)) ||
+        spec.routes.some((r) => routeMayApply(r, fn) && matchesAny(r.markers, fn.markers)) ||
         mayHaveSource(spec, fn.text) ||
         imported?.test(fn.text),
     ),
@@ -152,7 +152,7 @@ function countLines(text: string): number {
 function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
   const frame: Frame = { returns: [], fn };
-  const route = spec.routes.find((r) => matchesAny(r.markers, fn.markers));
+  const route = spec.routes.find((r) => routeMayApply(r, fn) && matchesAny(r.markers, fn.markers));
   frame.returnSink = route?.returnSink;
   for (const param of fn.params) {
     if (spec.convertingMarkers && matchesAny(spec.convertingMarkers, param.markers)) {

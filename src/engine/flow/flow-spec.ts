@@ -36,8 +36,11 @@ export interface RouteSpec {
 export interface ReturnSinkSpec {
   cwe: number;
   kind: string;
-  /** Only a value whose constant start matches (Spring MVC's `"redirect:" + url` is a redirect). */
-  requirePrefix?: string | undefined;
+  /**
+   * Only a value whose constant start is exactly this text (Spring MVC's `"redirect:" + url` is a
+   * redirect; `"redirect:/home?from=" + x` is not): a function whose text lacks it reaches no such sink.
+   */
+  prefix?: string | undefined;
 }
 
 export interface SinkSpec {

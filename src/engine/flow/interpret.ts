@@ -166,9 +166,7 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
       const sink = frame.returnSink;
       const body = firstOf(value);
       const taint =
-        sink && (sink.requirePrefix === undefined || namePattern(sink.requirePrefix).test(prefixOf(body) ?? ''))
-          ? taintFor(body, sink.cwe)
-          : undefined;
+        sink && (sink.prefix === undefined || prefixOf(body) === sink.prefix) ? taintFor(body, sink.cwe) : undefined;
       if (sink && taint)
         recordFlow(analysis, {
           sinkLine: stmt.line,

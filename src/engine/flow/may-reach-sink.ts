@@ -1,6 +1,6 @@
 import { MAX_CALL_DEPTH } from './context.js';
 import { namePattern } from './evaluate-call.js';
-import type { FlowSpec } from './flow-spec.js';
+import type { FlowSpec, RouteSpec } from './flow-spec.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { matchesAny } from './qualified-name.js';
 
@@ -99,6 +99,15 @@ function namesIn(file: FileIR): string[] {
 const callable = (name: string): boolean => !/[\s@(]/.test(name);
 
 /**
+ * Whether a route can matter to this function, before its markers are read (a walk of the tree
+ * each): one whose only part is a return sink with a prefix needs that prefix in the function's text.
+ */
+export const routeMayApply = (route: RouteSpec, fn: FunctionIR): boolean =>
+  route.paramsTainted !== undefined ||
+  route.returnSink?.prefix === undefined ||
+  fn.text.includes(route.returnSink.prefix);
+
+/**
  * The functions of the file whose run may reach one of the spec's sinks: their text names a
  * sink (or an imported name of one), or is a route whose return is a sink, or calls such a
  * function by name, to the call depth the analysis follows. A function left out records no
@@ -119,7 +128,7 @@ export function mayReachSink(
   if (extra.some((name) => !/\w/.test(name))) return new Set(file.functions);
   const words = extra.length > 0 ? new Set([...text.words, ...wordsOf(extra)]) : text.words;
   const own = (fn: FunctionIR): boolean =>
-    spec.routes.some((r) => r.returnSink && matchesAny(r.markers, fn.markers)) ||
+    spec.routes.some((r) => r.returnSink && routeMayApply(r, fn) && matchesAny(r.markers, fn.markers)) ||
     hasWord(fn.text, words) ||
     text.spelled.some((re) => re.test(fn.text));
   const reaching = new Set(file.functions.filter(own));

@@ -54,7 +54,7 @@ export const JAVA_SPEC: FlowSpec = {
     // Spring MVC: a handler returning "redirect:" followed by input sends the browser there.
     {
       markers: ['GetMapping', 'PostMapping', 'PutMapping', 'DeleteMapping', 'PatchMapping', 'RequestMapping'],
-      returnSink: { cwe: 601, kind: 'redirect', requirePrefix: '^redirect:$' },
+      returnSink: { cwe: 601, kind: 'redirect', prefix: 'redirect:' },
     },
   ],
   sinks: [
