@@ -40,6 +40,25 @@ public class LocaleController {
     expect(flowsOf('java', controller('"locale/" + back'))).toEqual([]);
   });
 
+  it('reads Spring WebFlux request input into R2DBC SQL and a WebClient, not into bound or fixed-host ones', () => {
+    const handler = `package com.example.reactive;
+
+public class CustomerHandler {
+    private final DatabaseClient db;
+
+    public Mono<ServerResponse> byCity(ServerRequest request) {
+        String city = request.queryParam("city").orElse("Berlin");
+        var rows = db.sql("SELECT id, name FROM customers WHERE city = '" + city + "'").fetch().all();
+        var bound = db.sql("SELECT id FROM customers WHERE city = :city").bind("city", city).fetch().all();
+        String url = request.pathVariable("url");
+        Mono<String> page = WebClient.create(url).get().retrieve().bodyToMono(String.class);
+        Mono<String> fixed = WebClient.create("https://api.example.org").get().retrieve().bodyToMono(String.class);
+        return ServerResponse.ok().body(rows, Map.class);
+    }
+}`;
+    expect(flowsOf('java', handler)).toEqual(['89@8<-7', '918@11<-10']);
+  });
+
   it('matches names written fully qualified as their short spelling', () => {
     const source = `class H {
   void get(javax.servlet.http.HttpServletRequest req) throws Exception {

@@ -37,6 +37,14 @@ export const JAVA_SPEC: FlowSpec = {
       calls: on(REQUEST, ['getRequestURI', 'getRequestURL', 'getPathInfo', 'getServletPath']),
       description: 'the request path',
     },
+    // Spring WebFlux's functional endpoints.
+    { calls: on(['ServerRequest'], ['queryParam', 'queryParams']), description: 'a request parameter' },
+    { calls: on(['ServerRequest'], ['pathVariable', 'pathVariables']), description: 'a URL path parameter' },
+    {
+      calls: on(['ServerRequest'], ['formData', 'multipartData', 'bodyToMono', 'bodyToFlux']),
+      description: 'the request body',
+    },
+    { calls: on(['ServerRequest'], ['headers', 'cookies']), description: 'a request header' },
   ],
   paramSources: [
     {
@@ -92,6 +100,8 @@ export const JAVA_SPEC: FlowSpec = {
         '*.queryForRowSet',
         '*.batchUpdate',
         ...on(['EntityManager', 'Session'], ['createQuery', 'createNativeQuery', 'createSQLQuery']),
+        // Spring's R2DBC client.
+        ...on(['DatabaseClient'], ['sql']),
         '*.createNativeQuery',
         '*.createSQLQuery',
       ],
@@ -199,7 +209,11 @@ export const JAVA_SPEC: FlowSpec = {
       kind: 'outgoing request URL',
     },
     {
-      calls: [...on(['RestTemplate'], ['getForObject', 'getForEntity', 'postForObject', 'postForEntity', 'exchange'])],
+      calls: [
+        ...on(['RestTemplate'], ['getForObject', 'getForEntity', 'postForObject', 'postForEntity', 'exchange']),
+        // Spring WebFlux's client made for one base URL.
+        'WebClient.create',
+      ],
       args: [0],
       unlessFixedHost: true,
       cwe: 918,
