@@ -70,6 +70,16 @@ describe('JavaScript taint flows: sinks', () => {
     ).toEqual(['79@11<-8']);
   });
 
+  it('follows a response through the calls that return it (status, type, header) to send and redirect', () => {
+    expect(
+      handler(`  const page = req.query.page;
+  res.status(404).send('<p>No page called ' + page + '</p>');
+  res.status(404).type('html').header('X-A', '1').send('<p>' + page + '</p>');
+  res.status(302).redirect(page);
+  res.status(404).json({ page });`),
+    ).toEqual(['79@9<-8', '79@10<-8', '601@11<-8']);
+  });
+
   it('knows template compilation, unsafe deserialisation and DOM writes', () => {
     expect(
       flowsOf(

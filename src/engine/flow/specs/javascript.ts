@@ -7,6 +7,16 @@ const on = (objects: string[], names: string[]): string[] => objects.flatMap((o)
 
 const REQUEST = ['req', 'request'];
 const RESPONSE = ['res', 'response'];
+/**
+ * Express's response methods that return the response itself, so that a chain ends on it
+ * (`res.status(404).send(html)`): their result has the type `ExpressResponse`, a name for the
+ * analysis only, on which the response's sinks are matched as on `res`.
+ */
+// (`set` and `append` are read as a map's and a list's first: a chain through them is not followed.)
+const CHAINED = ['status', 'type', 'header', 'vary', 'location', 'links', 'cookie', 'clearCookie'];
+const CHAINED_RESPONSE = 'ExpressResponse';
+/** A response as the sinks are matched on: by its usual names, or as what a chain returned. */
+const RESPONSES = [...RESPONSE, CHAINED_RESPONSE];
 /** An option whose mere presence makes the call safe. */
 const ANY_VALUE: string[] = [];
 const FS_PATH_CALLS = [
@@ -232,7 +242,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     },
     {
       // Express's `root` option refuses a path that leaves it: any `root` makes the call safe.
-      calls: on(RESPONSE, ['sendFile', 'download']),
+      calls: on(RESPONSES, ['sendFile', 'download']),
       args: [0],
       unlessKwarg: { name: 'root', values: ANY_VALUE },
       cwe: 22,
@@ -263,7 +273,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     },
     {
       calls: [
-        ...on([...RESPONSE, 'reply', 'ctx'], ['redirect', 'location']),
+        ...on([...RESPONSES, 'reply', 'ctx'], ['redirect', 'location']),
         'NextResponse.redirect',
         'next/navigation.redirect',
       ],
@@ -272,7 +282,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       kind: 'redirect',
     },
     {
-      calls: on(RESPONSE, ['writeHead']),
+      calls: on(RESPONSES, ['writeHead']),
       args: [],
       kwargs: ['Location', 'location'],
       unlessFixedHost: true,
@@ -283,7 +293,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     // record, a list, a library's result) Express and Koa send as JSON, and a computed value
     // is not known to be markup.
     {
-      calls: [...on(RESPONSE, ['send', 'write', 'end']), 'ctx.body=', 'ctx.response.body='],
+      calls: [...on(RESPONSES, ['send', 'write', 'end']), 'ctx.body=', 'ctx.response.body='],
       args: [0],
       optionsObject: true,
       requirePrefix: '^\\s*<',
@@ -387,7 +397,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     'fs.promises.realpath',
     'fs/promises.realpath',
   ],
-  returns: {},
+  returns: Object.fromEntries(on(RESPONSES, CHAINED).map((call) => [call, CHAINED_RESPONSE])),
   scalarResults: [
     '*.indexOf',
     '*.lastIndexOf',
