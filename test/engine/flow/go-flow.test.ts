@@ -33,6 +33,21 @@ func search(w http.ResponseWriter, r *http.Request) {
     ]);
   });
 
+  it("reports markup sent as gin's raw body, not text or JSON sent that way", () => {
+    const flash = (send: string) => `package api
+
+func Flash(c *gin.Context) {
+	msg := c.Query("msg")
+	body := "<div class=\\"flash\\">" + msg + "</div>"
+	${send}
+}`;
+    expect(flowsOf('go', flash('c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(body))'))).toEqual([
+      '79@6<-4',
+    ]);
+    expect(flowsOf('go', flash('c.Data(http.StatusOK, "application/json", []byte(msg))'))).toEqual([]);
+    expect(flowsOf('go', flash('c.String(http.StatusOK, body)'))).toEqual([]);
+  });
+
   it('follows :=, =, multiple assignment, concatenation, += and Sprintf', () => {
     expect(
       handler(`	p := r.FormValue("p")

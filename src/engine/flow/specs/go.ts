@@ -176,6 +176,15 @@ export const GO_SPEC: FlowSpec = {
       kind: 'HTML response',
     },
     { calls: on(ECHO, ['HTML', 'HTMLBlob']), args: [1], cwe: 79, kind: 'HTML response' },
+    // gin's raw body (`c.Data(200, "text/html", body)`) and echo's `Blob`: HTML when the text
+    // starts with markup, as for a response writer. (`String` answers text/plain in both.)
+    {
+      calls: [...on(GIN, ['Data']), ...on(ECHO, ['Blob'])],
+      args: [2],
+      requirePrefix: '^\\s*<',
+      cwe: 79,
+      kind: 'HTML response',
+    },
     {
       calls: ['http', 'http.Client', 'http.DefaultClient', ...CLIENTS].flatMap((c) =>
         on(c, ['Get', 'Head', 'Post', 'PostForm']),
