@@ -33,6 +33,29 @@ func search(w http.ResponseWriter, r *http.Request) {
     ]);
   });
 
+  it('reads chi and gorilla/mux path variables, through a helper building the query', () => {
+    const source = `package store
+
+func buildEventsQuery(kind string) string {
+	var sb strings.Builder
+	sb.WriteString("SELECT id FROM events WHERE kind = '")
+	sb.WriteString(kind)
+	sb.WriteString("'")
+	return sb.String()
+}
+
+func EventsHandler(db *sql.DB) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		rows, _ := db.QueryContext(r.Context(), buildEventsQuery(chi.URLParam(r, "kind")))
+		id := mux.Vars(r)["id"]
+		db.Exec("DELETE FROM events WHERE id = " + id)
+		db.Exec("DELETE FROM events WHERE id = $1", id)
+		_ = rows
+	}
+}`;
+    expect(flowsOf('go', source)).toEqual(['89@13<-13', '89@15<-14']);
+  });
+
   it("reports markup sent as gin's raw body, not text or JSON sent that way", () => {
     const flash = (send: string) => `package api
 

@@ -59,6 +59,23 @@ public class CustomerHandler {
     expect(flowsOf('java', handler)).toEqual(['89@8<-7', '918@11<-10']);
   });
 
+  it("reports a request value resolved against a folder and handed to Spring's FileSystemResource", () => {
+    const controller = (resolved: string) => `package com.example.files;
+
+@RestController
+public class ExportController {
+    private final Path exportRoot = Paths.get("/srv/exports");
+
+    @GetMapping("/exports/{name}")
+    public ResponseEntity<Resource> download(@PathVariable String name) {
+        Path target = exportRoot.resolve(${resolved});
+        return ResponseEntity.ok(new FileSystemResource(target));
+    }
+}`;
+    expect(flowsOf('java', controller('name'))).toEqual(['22@10<-8']);
+    expect(flowsOf('java', controller('"report.csv"'))).toEqual([]);
+  });
+
   it('matches names written fully qualified as their short spelling', () => {
     const source = `class H {
   void get(javax.servlet.http.HttpServletRequest req) throws Exception {

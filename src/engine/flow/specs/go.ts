@@ -47,7 +47,15 @@ export const GO_SPEC: FlowSpec = {
     },
     { attributes: on(REQUEST, ['Form', 'PostForm', 'MultipartForm']), description: 'the form body' },
     {
-      calls: [...on(REQUEST, ['PathValue']), ...on(GIN, ['Param']), ...on(ECHO, ['Param', 'ParamValues'])],
+      calls: [
+        ...on(REQUEST, ['PathValue']),
+        ...on(GIN, ['Param']),
+        ...on(ECHO, ['Param', 'ParamValues']),
+        // The chi and gorilla/mux routers' path variables.
+        'chi.URLParam',
+        'chi.URLParamFromCtx',
+        'mux.Vars',
+      ],
       description: 'a URL path parameter',
     },
     {

@@ -127,6 +127,9 @@ export const JAVA_SPEC: FlowSpec = {
       calls: [
         'new FileInputStream',
         'new FileOutputStream',
+        // Spring's file resources, which a handler returns to be read and sent.
+        'new FileSystemResource',
+        'new PathResource',
         'new FileReader',
         'new FileWriter',
         'new RandomAccessFile',
