@@ -51,8 +51,8 @@ export interface Frame {
   returns: Value[];
   /** The function, for a route's return sink; absent at module level. */
   fn?: FunctionIR | undefined;
-  /** Whether the function is a request handler whose return is a sink. */
-  returnSink?: ReturnSinkSpec | undefined;
+  /** What a request handler's return is a sink for (none for another function). */
+  returnSinks?: ReturnSinkSpec[] | undefined;
 }
 
 /**

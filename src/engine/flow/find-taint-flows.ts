@@ -90,7 +90,12 @@ function mayHaveSource(spec: FlowSpec, text: string): boolean {
       ...spec.paramSources
         .flatMap((s) => s.markers)
         .map((m) => `@${escapeRegExp(last(m))}\\b|\\b${escapeRegExp(last(m))}\\s*\\(`),
-      ...spec.routes.flatMap((r) => r.markers).map((m) => `@[\\w.]*\\b${escapeRegExp(last(m))}\\b`),
+      // A route that is only a return sink with a text hint matters only where the hint is.
+      ...spec.routes.flatMap((r) =>
+        !r.paramsTainted && r.returnSink?.textHint !== undefined
+          ? [`(?:${r.returnSink.textHint})`]
+          : r.markers.map((m) => `@[\\w.]*\\b${escapeRegExp(last(m))}\\b`),
+      ),
     ];
     re = new RegExp([...new Set(words)].join('|'));
     sourceText.set(spec, re);
@@ -152,8 +157,9 @@ function countLines(text: string): number {
 function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
   const frame: Frame = { returns: [], fn };
-  const route = spec.routes.find((r) => routeMayApply(r, fn) && matchesAny(r.markers, fn.markers));
-  frame.returnSink = route?.returnSink;
+  const routes = spec.routes.filter((r) => routeMayApply(r, fn) && matchesAny(r.markers, fn.markers));
+  frame.returnSinks = routes.flatMap((r) => (r.returnSink ? [r.returnSink] : []));
+  const paramsTainted = routes.find((r) => r.paramsTainted)?.paramsTainted;
   for (const param of fn.params) {
     if (spec.convertingMarkers && matchesAny(spec.convertingMarkers, param.markers)) {
       env.set(param.name, { ...(param.type ? { type: param.type } : {}), fixed: true });
@@ -163,9 +169,7 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
     const marked = spec.paramSources.find((s) => matchesAny(s.markers, param.markers));
     const described =
       marked?.description ??
-      (route?.paramsTainted && !spec.selfNames.includes(param.name) && param.name !== 'request'
-        ? route.paramsTainted
-        : undefined);
+      (paramsTainted && !spec.selfNames.includes(param.name) && param.name !== 'request' ? paramsTainted : undefined);
     if (described) value = { ...value, taint: { line: param.line, description: described, variable: param.name } };
     env.set(param.name, value);
   }

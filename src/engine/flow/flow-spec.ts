@@ -37,10 +37,13 @@ export interface ReturnSinkSpec {
   cwe: number;
   kind: string;
   /**
-   * Only a value whose constant start is exactly this text (Spring MVC's `"redirect:" + url` is a
-   * redirect; `"redirect:/home?from=" + x` is not): a function whose text lacks it reaches no such sink.
+   * Only a value whose constant start matches, as a sink's `requirePrefix`: Spring MVC's
+   * `"redirect:" + url` is a redirect (`^redirect:$`; `"redirect:/home?from=" + x` is not), a
+   * body starting with markup is HTML (`^\s*<`).
    */
-  prefix?: string | undefined;
+  requirePrefix?: string | undefined;
+  /** With `requirePrefix`: what a function's text must hold to return such a value (reading its markers costs a walk of the tree). */
+  textHint?: string | undefined;
 }
 
 export interface SinkSpec {

@@ -163,19 +163,20 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
     case 'return': {
       const value = stmt.value ? evaluate(analysis, env, stmt.value) : UNKNOWN;
       frame.returns.push(value);
-      const sink = frame.returnSink;
       const body = firstOf(value);
-      const taint =
-        sink && (sink.prefix === undefined || prefixOf(body) === sink.prefix) ? taintFor(body, sink.cwe) : undefined;
-      if (sink && taint)
-        recordFlow(analysis, {
-          sinkLine: stmt.line,
-          sourceLine: taint.line,
-          sourceDescription: taint.description,
-          cwe: sink.cwe,
-          sinkKind: sink.kind,
-          variable: taint.variable,
-        });
+      for (const sink of frame.returnSinks ?? []) {
+        if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(body) ?? '')) continue;
+        const taint = taintFor(body, sink.cwe);
+        if (taint)
+          recordFlow(analysis, {
+            sinkLine: stmt.line,
+            sourceLine: taint.line,
+            sourceDescription: taint.description,
+            cwe: sink.cwe,
+            sinkKind: sink.kind,
+            variable: taint.variable,
+          });
+      }
       return undefined;
     }
     case 'raise':

@@ -100,12 +100,12 @@ const callable = (name: string): boolean => !/[\s@(]/.test(name);
 
 /**
  * Whether a route can matter to this function, before its markers are read (a walk of the tree
- * each): one whose only part is a return sink with a prefix needs that prefix in the function's text.
+ * each): one whose only part is a return sink with a text hint needs the hint in the function's text.
  */
 export const routeMayApply = (route: RouteSpec, fn: FunctionIR): boolean =>
   route.paramsTainted !== undefined ||
-  route.returnSink?.prefix === undefined ||
-  fn.text.includes(route.returnSink.prefix);
+  route.returnSink?.textHint === undefined ||
+  namePattern(route.returnSink.textHint).test(fn.text);
 
 /**
  * The functions of the file whose run may reach one of the spec's sinks: their text names a

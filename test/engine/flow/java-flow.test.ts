@@ -76,6 +76,29 @@ public class ExportController {
     expect(flowsOf('java', controller('"report.csv"'))).toEqual([]);
   });
 
+  it('reports a handler returning markup built from input, not text, an escaped value or a redirect to a path', () => {
+    const controller = (body: string) => `package com.example.web;
+
+@RestController
+public class GreetingController {
+    @GetMapping(value = "/greeting", produces = MediaType.TEXT_HTML_VALUE)
+    public String greeting(@RequestParam(defaultValue = "visitor") String name) {
+        ${body}
+    }
+}`;
+    expect(flowsOf('java', controller('return "<html><body><p>Welcome, " + name + "</p></body></html>";'))).toEqual([
+      '79@7<-6',
+    ]);
+    expect(flowsOf('java', controller('return "Welcome, " + name;'))).toEqual([]);
+    expect(flowsOf('java', controller('return "<p>" + HtmlUtils.htmlEscape(name) + "</p>";'))).toEqual([]);
+    expect(
+      flowsOf(
+        'java',
+        controller('if (name.isEmpty()) return "redirect:" + name;\n        return "<p>" + name + "</p>";'),
+      ),
+    ).toEqual(['601@7<-6', '79@8<-6']);
+  });
+
   it('matches names written fully qualified as their short spelling', () => {
     const source = `class H {
   void get(javax.servlet.http.HttpServletRequest req) throws Exception {

@@ -19,6 +19,9 @@ const INTEGERS = [
   'UUID.fromString',
 ];
 
+/** Spring MVC's request-mapping annotations: the method handles requests. */
+const HANDLER_MAPPINGS = ['GetMapping', 'PostMapping', 'PutMapping', 'DeleteMapping', 'PatchMapping', 'RequestMapping'];
+
 /** The start of SQL text: a statement's first keyword, or a JDBC call escape (`{call proc(?)}`). */
 const SQL_TEXT = '^\\s*(\\{\\s*(\\?\\s*=\\s*)?call|select|insert|update|delete|merge|replace|upsert|with|call|exec)\\b';
 
@@ -61,8 +64,14 @@ export const JAVA_SPEC: FlowSpec = {
   routes: [
     // Spring MVC: a handler returning "redirect:" followed by input sends the browser there.
     {
-      markers: ['GetMapping', 'PostMapping', 'PutMapping', 'DeleteMapping', 'PatchMapping', 'RequestMapping'],
-      returnSink: { cwe: 601, kind: 'redirect', prefix: 'redirect:' },
+      markers: HANDLER_MAPPINGS,
+      returnSink: { cwe: 601, kind: 'redirect', requirePrefix: '^redirect:$', textHint: 'redirect:' },
+    },
+    // A handler's returned text starting with markup is the page (a `@RestController`'s String is
+    // sent as text/html to a browser that asks for it; a view name never starts with `<`).
+    {
+      markers: HANDLER_MAPPINGS,
+      returnSink: { cwe: 79, kind: 'HTML response', requirePrefix: '^\\s*<', textHint: '"\\s*<[A-Za-z!/]' },
     },
   ],
   sinks: [
