@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { API_SECURITY, dataEnvelope, errorResponses } from '../common/api-schemas.js';
 import type { Clock } from '../common/clock.js';
 import { envelope } from '../common/envelope.js';
-import type { Database } from '../db/schema.js';
+import { type Database, PLANS } from '../db/schema.js';
 import { rateLimitHeaders, readRequestRate } from '../limits/request-rate.js';
 import { type Guard, principalOf } from './guard.js';
 
@@ -16,7 +16,7 @@ export interface RateLimitRouteDeps {
 }
 
 export const rateLimitSchema = z.object({
-  plan: z.enum(['free', 'pro', 'enterprise']).describe("The user's plan (spec 8.1)"),
+  plan: z.enum(PLANS).describe("The user's plan (spec 8.1)"),
   limit: z.number().int().describe('Requests allowed per UTC hour'),
   used: z.number().int().describe('Requests counted in the current hour (this one not among them)'),
   remaining: z.number().int().describe('limit - used, at least 0'),

@@ -202,7 +202,22 @@ export interface UsageQuery {
   repository?: string;
 }
 
-const PLANS = ['free', 'pro', 'enterprise'] as const;
+/** Decisions §5: the event names a subscription accepts (spec 6.3); a copy of the server's, which a test compares. */
+export const WEBHOOK_EVENTS = [
+  'review.created',
+  'review.started',
+  'review.in_progress',
+  'review.completed',
+  'review.failed',
+  'review.cancelled',
+  'security.alert',
+  'pr.approved',
+  'pr.changes_requested',
+  'config.updated',
+] as const;
+
+/** A copy of the server's plans (the client imports nothing of the server; a test compares them). */
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
 
 /** Decisions §1: an organization the user belongs to, and (beyond the contract) the user's role in it. */
 export const organizationSchema = z.looseObject({

@@ -28,7 +28,7 @@ export type {
   WebhookAttempt,
   WebhookDelivery,
 } from './api-types.js';
-export { REVIEW_STATUSES, SEVERITIES } from './api-types.js';
+export { PLANS, REVIEW_STATUSES, SEVERITIES, WEBHOOK_EVENTS } from './api-types.js';
 export { type ClientErrorCode, RedlineApiError } from './redline-api-error.js';
 export {
   API_VERSION,

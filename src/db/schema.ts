@@ -5,7 +5,9 @@ type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
-export type Plan = 'free' | 'pro' | 'enterprise';
+/** Spec 8.1 and 8.2; the migrations' check constraints hold the same values. */
+export const PLANS = ['free', 'pro', 'enterprise'] as const;
+export type Plan = (typeof PLANS)[number];
 export type Mode = 'live' | 'test';
 
 export interface UsersTable {

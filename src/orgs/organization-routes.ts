@@ -7,7 +7,7 @@ import { API_SECURITY, dataEnvelope, errorResponses, listEnvelope } from '../com
 import type { Clock } from '../common/clock.js';
 import { envelope, listBody } from '../common/envelope.js';
 import { notFound } from '../common/errors.js';
-import type { Database } from '../db/schema.js';
+import { type Database, PLANS } from '../db/schema.js';
 import { countReviewQuota, type QuotaWindowUsage } from '../limits/review-quota.js';
 import { findUserOrganization, listUserOrganizations, type MemberOrganization } from './organizations.js';
 
@@ -21,7 +21,7 @@ export const organizationSchema = z.object({
   id: z.string(),
   login: z.string(),
   name: z.string().nullable(),
-  plan: z.enum(['free', 'pro', 'enterprise']),
+  plan: z.enum(PLANS),
   created_at: z.string(),
   role: z
     .enum(['admin', 'member'])
@@ -36,7 +36,7 @@ const quotaWindowSchema = z.object({
 
 export const organizationUsageSchema = z.object({
   organization_id: z.string(),
-  plan: z.enum(['free', 'pro', 'enterprise']),
+  plan: z.enum(PLANS),
   review_quota: z.object({
     hour: quotaWindowSchema.describe('The rolling hour that ends now'),
     day: quotaWindowSchema.describe('The rolling day that ends now'),

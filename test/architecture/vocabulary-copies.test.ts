@@ -3,10 +3,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { FAIL_ON } from '../../src/action/action-inputs.js';
-import { SEVERITIES as CLIENT_SEVERITIES, type Severity as ClientSeverity } from '../../src/client/api-types.js';
+import {
+  PLANS as CLIENT_PLANS,
+  SEVERITIES as CLIENT_SEVERITIES,
+  WEBHOOK_EVENTS as CLIENT_WEBHOOK_EVENTS,
+  type Severity as ClientSeverity,
+} from '../../src/client/api-types.js';
 import { SEVERITIES, type Severity } from '../../src/common/severity.js';
-import type { FindingType as DbFindingType, Severity as DbSeverity } from '../../src/db/schema.js';
+import { type FindingType as DbFindingType, type Severity as DbSeverity, PLANS } from '../../src/db/schema.js';
 import { FINDING_TYPES, type FindingType } from '../../src/engine/finding-types.js';
+import { WEBHOOK_EVENT_NAMES } from '../../src/webhooks/event-names.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../src');
 
@@ -43,5 +49,18 @@ describe('copies of the engine severities and finding types', () => {
     const migration = readFileSync(path.join(SRC, 'db/migrations/0003-reviews.ts'), 'utf8');
     expect(checkedValues(migration, 'severity')).toEqual([...SEVERITIES]);
     expect(checkedValues(migration, 'type')).toEqual([...FINDING_TYPES]);
+  });
+});
+
+// The client may import nothing of the server's either: the dashboard takes these lists from it.
+describe("the client's copies of the server's plans and webhook event names", () => {
+  it('holds the same plans, in the same order, as the database allows', () => {
+    expect(CLIENT_PLANS).toEqual(PLANS);
+    const migration = readFileSync(path.join(SRC, 'db/migrations/0001-accounts.ts'), 'utf8');
+    expect(checkedValues(migration, 'plan')).toEqual([...PLANS]);
+  });
+
+  it('holds the same webhook event names, in the same order', () => {
+    expect(CLIENT_WEBHOOK_EVENTS).toEqual(WEBHOOK_EVENT_NAMES);
   });
 });

@@ -1,18 +1,5 @@
+import { WEBHOOK_EVENTS } from '../../client/index.js';
 import { h } from '../h.js';
-
-/** Decisions §5: the event names a subscription accepts (spec 6.3); the API checks them again. */
-export const WEBHOOK_EVENTS = [
-  'review.created',
-  'review.started',
-  'review.in_progress',
-  'review.completed',
-  'review.failed',
-  'review.cancelled',
-  'security.alert',
-  'pr.approved',
-  'pr.changes_requested',
-  'config.updated',
-];
 
 /** The URL field and the events checkboxes, shared by the create and edit forms (ids made unique by `prefix`). */
 export function webhookFields(prefix: string, url: string, events: string[]): HTMLElement[] {
