@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/common/ids.js';
+import { reviewRow } from '../helpers/review-row.js';
 import { checkScreen, collectPageErrors, launchChromium } from './dashboard-browser.js';
 import { type DashboardServer, startDashboardServer } from './dashboard-server.js';
 
@@ -42,28 +42,7 @@ beforeAll(async () => {
   const at = new Date(server.t.clock.now().getTime() - 60_000);
   await db
     .insertInto('reviews')
-    .values({
-      id: newId('rev'),
-      user_id: userId,
-      organization_id: ownOrg,
-      mode: 'live',
-      status: 'pending',
-      pr_url: 'https://github.com/olga/shop/pull/7',
-      pr_number: 7,
-      pr_title: 'Add the cart',
-      repository: 'olga/shop',
-      repository_id: '4242',
-      branch: 'cart',
-      author: 'olga',
-      options: JSON.stringify({
-        auto_review: false,
-        inline_comments: true,
-        check_security: true,
-        check_performance: true,
-      }),
-      created_at: at,
-      updated_at: at,
-    })
+    .values(reviewRow({ userId, organizationId: ownOrg }, at, { repository: 'olga/shop', pr_title: 'Add the cart' }))
     .execute();
   // Another user's organization, where she is a plain member: only Victor may change its teams.
   const owner = await server.t.createUser('victor');

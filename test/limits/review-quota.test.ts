@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalUser, setPlan } from '../../src/auth/accounts.js';
 import { AppError } from '../../src/common/errors.js';
-import { newId } from '../../src/common/ids.js';
 import { type Db, openDatabase } from '../../src/db/database.js';
 import type { Mode, Plan } from '../../src/db/schema.js';
 import { assertReviewQuota, organizationPlan } from '../../src/limits/review-quota.js';
 import { itOnPostgres } from '../helpers/postgres-only.js';
+import { reviewRow } from '../helpers/review-row.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/test-database.js';
 
 const HOUR = 3_600_000;
@@ -18,38 +18,12 @@ interface Org {
   organizationId: string;
 }
 
-/** A minimal valid `reviews` row (the review service is not needed to count them). */
-function reviewRow(org: Org, createdAt: Date, mode: Mode = 'live') {
-  return {
-    id: newId('rev'),
-    user_id: org.userId,
-    organization_id: org.organizationId,
-    mode,
-    status: 'pending' as const,
-    pr_url: 'https://github.com/acme/widgets/pull/7',
-    pr_number: 7,
-    pr_title: 'Add widgets',
-    repository: 'acme/widgets',
-    repository_id: '4242',
-    branch: 'feature',
-    author: 'octocat',
-    options: JSON.stringify({
-      auto_review: false,
-      inline_comments: true,
-      check_security: true,
-      check_performance: true,
-    }),
-    created_at: createdAt,
-    updated_at: createdAt,
-  };
-}
-
 /** Inserts rows directly, without the quota (to set up a window quickly). */
 async function seed(db: Db, org: Org, times: Date[], mode: Mode = 'live'): Promise<void> {
   for (let i = 0; i < times.length; i += 500) {
     await db
       .insertInto('reviews')
-      .values(times.slice(i, i + 500).map((t) => reviewRow(org, t, mode)))
+      .values(times.slice(i, i + 500).map((t) => reviewRow(org, t, { mode })))
       .execute();
   }
 }
@@ -65,7 +39,7 @@ async function createReview(db: Db, org: Org, now: Date, mode: Mode = 'live', pl
     });
     await trx
       .insertInto('reviews')
-      .values(reviewRow(org, now, mode))
+      .values(reviewRow(org, now, { mode }))
       .execute();
     return usage;
   });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../src/common/ids.js';
 import type { Mode } from '../../src/db/schema.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
+import { reviewRow } from '../helpers/review-row.js';
 import {
   call,
   createReview,
@@ -29,34 +30,21 @@ describe('review access', () => {
       const number = 7;
       await t.database.db
         .insertInto('reviews')
-        .values({
-          id,
-          user_id: userId,
-          organization_id: org.organization_id,
-          mode,
-          status: 'failed',
-          pr_url: `https://github.com/${owner()}/shop/pull/${number}`,
-          pr_number: number,
-          pr_title: 'A pull request',
-          repository: 'someone/shop',
-          repository_id: '123',
-          branch: 'main',
-          author: 'someone',
-          head_sha: null,
-          options: JSON.stringify({
-            auto_review: true,
-            inline_comments: true,
-            check_security: true,
-            check_performance: true,
+        .values(
+          reviewRow({ userId, organizationId: org.organization_id }, now, {
+            id,
+            mode,
+            status: 'failed',
+            pr_url: `https://github.com/${owner()}/shop/pull/${number}`,
+            pr_number: number,
+            repository: 'someone/shop',
+            attempt: 1,
+            error_code: 'processing_error',
+            error_message: 'x',
+            started_at: now,
+            deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
           }),
-          attempt: 1,
-          error_code: 'processing_error',
-          error_message: 'x',
-          created_at: now,
-          updated_at: now,
-          started_at: now,
-          deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
-        })
+        )
         .execute();
       return id;
     }

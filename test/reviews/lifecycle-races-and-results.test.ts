@@ -3,6 +3,7 @@ import { newId } from '../../src/common/ids.js';
 import { QUEUES } from '../../src/jobs/queues.js';
 import { failReview, makeReviewProcessor } from '../../src/reviews/review-processor.js';
 import { REVIEW_DEADLINE_MS } from '../../src/reviews/review-service.js';
+import { reviewRow } from '../helpers/review-row.js';
 import {
   act,
   create,
@@ -55,32 +56,20 @@ describe('review lifecycle', () => {
     ).organization_id;
     await t.database.db
       .insertInto('reviews')
-      .values({
-        id,
-        user_id: h.userId,
-        organization_id: orgId,
-        mode: 'live',
-        status: 'in_progress',
-        pr_url: prUrl(h, 9),
-        pr_number: 9,
-        pr_title: 'Live',
-        repository: `${h.owner}/shop`,
-        repository_id: '1',
-        branch: 'main',
-        author: 'someone',
-        head_sha: null,
-        options: JSON.stringify({
-          auto_review: true,
-          inline_comments: true,
-          check_security: true,
-          check_performance: true,
+      .values(
+        reviewRow({ userId: h.userId, organizationId: orgId }, now, {
+          id,
+          status: 'in_progress',
+          pr_url: prUrl(h, 9),
+          pr_number: 9,
+          pr_title: 'Live',
+          repository: `${h.owner}/shop`,
+          repository_id: '1',
+          attempt: 1,
+          started_at: now,
+          deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
         }),
-        attempt: 1,
-        created_at: now,
-        updated_at: now,
-        started_at: now,
-        deadline_at: new Date(now.getTime() + REVIEW_DEADLINE_MS),
-      })
+      )
       .execute();
     const liveKey = await t.createToken(h.userId, { mode: 'live' });
     const processor = makeReviewProcessor({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/auth/scopes.js';
 import { newId } from '../../src/common/ids.js';
 import type { Mode, ReviewStatus } from '../../src/db/schema.js';
+import { reviewRow } from '../helpers/review-row.js';
 import { createTestApp, type TestApp } from '../helpers/test-app.js';
 
 /** GET /v1/usage: reviews per UTC day, the score distribution and totals, as the review list's reader sees them. */
@@ -38,37 +39,21 @@ async function insertReview(row: {
   teamId?: string;
 }) {
   const at = new Date(row.createdAt);
-  const repository = row.repository ?? 'acme/shop';
   await t.database.db
     .insertInto('reviews')
-    .values({
-      id: newId('rev'),
-      user_id: row.userId,
-      organization_id: row.organizationId,
-      team_id: row.teamId ?? null,
-      mode: row.mode ?? 'test',
-      status: row.status,
-      pr_url: `https://github.com/${repository}/pull/9`,
-      pr_number: 9,
-      pr_title: 'A pull request',
-      repository,
-      repository_id: '123',
-      branch: 'main',
-      author: 'someone',
-      head_sha: null,
-      options: JSON.stringify({
-        auto_review: true,
-        inline_comments: true,
-        check_security: true,
-        check_performance: true,
+    .values(
+      reviewRow({ userId: row.userId, organizationId: row.organizationId }, at, {
+        team_id: row.teamId ?? null,
+        mode: row.mode ?? 'test',
+        status: row.status,
+        repository: row.repository ?? 'acme/shop',
+        pr_number: 9,
+        score: row.score ?? null,
+        completed_at: row.status === 'completed' ? at : null,
+        error_code: row.status === 'failed' ? 'processing_error' : null,
+        error_message: row.status === 'failed' ? 'x' : null,
       }),
-      score: row.score ?? null,
-      completed_at: row.status === 'completed' ? at : null,
-      error_code: row.status === 'failed' ? 'processing_error' : null,
-      error_message: row.status === 'failed' ? 'x' : null,
-      created_at: at,
-      updated_at: at,
-    })
+    )
     .execute();
 }
 

@@ -111,7 +111,7 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
     lines ??= input.source.split(/\r?\n/);
     return lines;
   };
-  const found = searchRules(root, rules, { language: input.language, text, library });
+  const found = searchRules(root, rules, { text, library });
   const added = new AddedLines(input.addedLines);
   const seen = new Set<string>();
   const matches: RuleMatch[] = [];

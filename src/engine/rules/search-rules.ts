@@ -1,5 +1,4 @@
 import type { SgNode } from '@ast-grep/napi';
-import type { Language } from '../languages.js';
 import { findAll, type Query } from './ast-grep.js';
 import { type CombinedPlan, combinedQuery } from './combined-query.js';
 import type { AnchorText } from './rule-anchors.js';
@@ -15,7 +14,6 @@ export interface RuleNodes {
 }
 
 export interface SearchRulesInput {
-  language: Language;
   /** The parsed text: regexes are pruned to what can match in it. */
   text: AnchorText;
   /** The library of the rule list `rules` belong to, for the file's language and ASCII-ness (`ruleLibrary`). */

@@ -114,7 +114,6 @@ function reference(root: SgNode, rule: Rule): SgNode[] {
 function compare(language: Language, source: string, rules: readonly Rule[]): number {
   const root = parseSource(language, source).root();
   const found = searchRules(root, rules, {
-    language,
     text: new AnchorText(source),
     library: ruleLibrary(RULES, language, isAscii(source)),
     onFallback: (error) => {
