@@ -72,31 +72,51 @@ async function allTeams(dash: Dashboard, organizationId: string): Promise<Team[]
 
 type Reload = (said?: string, refocus?: boolean) => Promise<void>;
 
-function createForm(dash: Dashboard, organizationId: string, reload: Reload): HTMLElement {
+/**
+ * A one-field form for a team's name (create and rename share it): an optional heading that
+ * names the form, the label, the field, the submit button and a live region where `submit`'s
+ * error shows.
+ */
+function teamNameForm(
+  field: { id: string; label: string; value?: string },
+  button: string,
+  submit: (name: string, form: HTMLFormElement) => Promise<void>,
+  heading?: { id: string; text: string },
+): HTMLFormElement {
   const slot = h('div', { 'aria-live': 'polite' });
+  const input = { id: field.id, name: 'name', required: true, maxlength: '100', autocomplete: 'off' };
   const form = h(
     'form',
-    { class: 'inline-form', 'aria-labelledby': 'h-create-team' },
-    h('h3', { id: 'h-create-team' }, 'Create a team'),
+    heading ? { class: 'inline-form', 'aria-labelledby': heading.id } : { class: 'inline-form' },
+    heading ? h('h3', { id: heading.id }, heading.text) : null,
     h(
       'div',
       { class: 'field' },
-      h('label', { for: 't-new-name' }, 'Team name'),
-      h('input', { id: 't-new-name', name: 'name', required: true, maxlength: '100', autocomplete: 'off' }),
+      h('label', { for: field.id }, field.label),
+      h('input', field.value === undefined ? input : { ...input, value: field.value }),
     ),
-    h('button', { type: 'submit' }, 'Create team'),
+    h('button', { type: 'submit' }, button),
     slot,
   ) as HTMLFormElement;
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const name = String(new FormData(form).get('name') ?? '');
-    void withErrorIn(slot, async () => {
+    void withErrorIn(slot, () => submit(name, form));
+  });
+  return form;
+}
+
+function createForm(dash: Dashboard, organizationId: string, reload: Reload): HTMLElement {
+  return teamNameForm(
+    { id: 't-new-name', label: 'Team name' },
+    'Create team',
+    async (name, form) => {
       const team = await dash.api().createTeam({ organization_id: organizationId, name });
       form.reset();
       await reload(`Team "${team.name}" created.`);
-    });
-  });
-  return form;
+    },
+    { id: 'h-create-team', text: 'Create a team' },
+  );
 }
 
 /** The teams; with `reload` (an admin's view), each row has its Rename and Delete controls. */
@@ -134,35 +154,14 @@ function teamTable(dash: Dashboard, teams: Team[], reload: Reload | undefined): 
 
 /** Rename behind a disclosure (<details>: Enter or Space opens it), so the row stays short. */
 function renameControl(dash: Dashboard, team: Team, reload: Reload): HTMLElement {
-  const inputId = `t-rename-${team.id}`;
-  const slot = h('div', { 'aria-live': 'polite' });
-  const form = h(
-    'form',
-    { class: 'inline-form' },
-    h(
-      'div',
-      { class: 'field' },
-      h('label', { for: inputId }, `New name for ${team.name}`),
-      h('input', {
-        id: inputId,
-        name: 'name',
-        required: true,
-        maxlength: '100',
-        value: team.name,
-        autocomplete: 'off',
-      }),
-    ),
-    h('button', { type: 'submit' }, 'Save name'),
-    slot,
-  ) as HTMLFormElement;
-  form.addEventListener('submit', (event) => {
-    event.preventDefault();
-    const name = String(new FormData(form).get('name') ?? '');
-    void withErrorIn(slot, async () => {
+  const form = teamNameForm(
+    { id: `t-rename-${team.id}`, label: `New name for ${team.name}`, value: team.name },
+    'Save name',
+    async (name) => {
       const renamed = await dash.api().renameTeam(team.id, name);
       await reload(`Team "${team.name}" renamed to "${renamed.name}".`, true);
-    });
-  });
+    },
+  );
   return h(
     'details',
     { class: 'rename' },
