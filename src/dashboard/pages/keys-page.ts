@@ -1,6 +1,7 @@
 import type { ApiToken, CreatedApiToken } from '../../client/index.js';
 import { confirmButton } from '../confirm-button.js';
 import type { Dashboard, Page } from '../dashboard.js';
+import { dataTable } from '../data-table.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
@@ -133,33 +134,19 @@ function shownOnce(token: CreatedApiToken): HTMLElement {
 }
 
 function keyTable(dash: Dashboard, tokens: ApiToken[]): HTMLElement {
-  return h(
-    'table',
-    { class: 'keys' },
-    h('caption', { class: 'visually-hidden' }, 'API keys'),
-    h(
-      'thead',
-      {},
+  return dataTable(
+    { class: 'keys', caption: 'API keys' },
+    ['Name', 'Mode', 'Scopes', 'Last used', 'Expires', ''],
+    tokens.map((t) =>
       h(
         'tr',
         {},
-        ['Name', 'Mode', 'Scopes', 'Last used', 'Expires', ''].map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      tokens.map((t) =>
-        h(
-          'tr',
-          {},
-          h('td', {}, t.name),
-          h('td', {}, h('span', { class: `badge mode-${t.mode}` }, t.mode)),
-          h('td', {}, t.scopes.join(', ')),
-          h('td', {}, t.last_used ? when(t.last_used) : 'never'),
-          h('td', {}, when(t.expires_at)),
-          h('td', {}, revokeButton(dash, t)),
-        ),
+        h('td', {}, t.name),
+        h('td', {}, h('span', { class: `badge mode-${t.mode}` }, t.mode)),
+        h('td', {}, t.scopes.join(', ')),
+        h('td', {}, t.last_used ? when(t.last_used) : 'never'),
+        h('td', {}, when(t.expires_at)),
+        h('td', {}, revokeButton(dash, t)),
       ),
     ),
   );

@@ -1,6 +1,7 @@
 import { REVIEW_STATUSES, type Review } from '../../client/index.js';
 import { createReviewHint } from '../create-review-hint.js';
 import { currentRoute, type Dashboard, modeOf, type Page } from '../dashboard.js';
+import { dataTable } from '../data-table.js';
 import { errorBox } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
@@ -115,42 +116,28 @@ function filterForm(query: URLSearchParams): HTMLElement {
 }
 
 function reviewTable(reviews: Review[], mode: string): HTMLElement {
-  return h(
-    'table',
-    { class: 'reviews' },
-    h('caption', { class: 'visually-hidden' }, 'Reviews'),
-    h(
-      'thead',
-      {},
-      h(
+  return dataTable(
+    { class: 'reviews', caption: 'Reviews' },
+    ['Pull request', 'Status', 'Score', 'Issues', 'Created'],
+    reviews.map((review) => {
+      const pr = review.pull_request;
+      const name = `${pr.repository ?? ''}#${pr.number}`;
+      const href = `#/reviews/${encodeURIComponent(review.id)}${mode === 'test' ? '?mode=test' : ''}`;
+      return h(
         'tr',
         {},
-        ['Pull request', 'Status', 'Score', 'Issues', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      reviews.map((review) => {
-        const pr = review.pull_request;
-        const name = `${pr.repository ?? ''}#${pr.number}`;
-        const href = `#/reviews/${encodeURIComponent(review.id)}${mode === 'test' ? '?mode=test' : ''}`;
-        return h(
-          'tr',
-          {},
-          h('td', {}, h('a', { href }, pr.title ? `${pr.title} ` : '', h('span', { class: 'muted' }, name))),
-          // data-label: the column's name, shown beside the value when the table is one column (360 px).
-          h(
-            'td',
-            { 'data-label': 'Status' },
-            h('span', { class: `badge status-${review.status}` }, review.status.replace('_', ' ')),
-          ),
-          h('td', { 'data-label': 'Score' }, review.score === null ? '—' : String(review.score)),
-          h('td', { 'data-label': 'Issues' }, review.stats ? String(review.stats.comments_count) : '—'),
-          h('td', { 'data-label': 'Created' }, when(review.created_at)),
-        );
-      }),
-    ),
+        h('td', {}, h('a', { href }, pr.title ? `${pr.title} ` : '', h('span', { class: 'muted' }, name))),
+        // data-label: the column's name, shown beside the value when the table is one column (360 px).
+        h(
+          'td',
+          { 'data-label': 'Status' },
+          h('span', { class: `badge status-${review.status}` }, review.status.replace('_', ' ')),
+        ),
+        h('td', { 'data-label': 'Score' }, review.score === null ? '—' : String(review.score)),
+        h('td', { 'data-label': 'Issues' }, review.stats ? String(review.stats.comments_count) : '—'),
+        h('td', { 'data-label': 'Created' }, when(review.created_at)),
+      );
+    }),
   );
 }
 

@@ -1,6 +1,7 @@
 import type { Organization, Team } from '../../client/index.js';
 import { confirmButton } from '../confirm-button.js';
 import type { Dashboard } from '../dashboard.js';
+import { dataTable } from '../data-table.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
@@ -122,31 +123,17 @@ function createForm(dash: Dashboard, organizationId: string, reload: Reload): HT
 /** The teams; with `reload` (an admin's view), each row has its Rename and Delete controls. */
 function teamTable(dash: Dashboard, teams: Team[], reload: Reload | undefined): HTMLElement {
   const columns = reload ? ['Name', 'Created', 'Id', 'Actions'] : ['Name', 'Created', 'Id'];
-  return h(
-    'table',
-    { class: 'keys' },
-    h('caption', { class: 'visually-hidden' }, 'Teams'),
-    h(
-      'thead',
-      {},
+  return dataTable(
+    { class: 'keys', caption: 'Teams' },
+    columns,
+    teams.map((team) =>
       h(
         'tr',
         {},
-        columns.map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      teams.map((team) =>
-        h(
-          'tr',
-          {},
-          h('td', { 'data-label': 'Name' }, team.name),
-          h('td', { 'data-label': 'Created' }, when(team.created_at)),
-          h('td', { 'data-label': 'Id' }, h('code', {}, team.id)),
-          reload ? h('td', {}, renameControl(dash, team, reload), ' ', deleteButton(dash, team, reload)) : null,
-        ),
+        h('td', { 'data-label': 'Name' }, team.name),
+        h('td', { 'data-label': 'Created' }, when(team.created_at)),
+        h('td', { 'data-label': 'Id' }, h('code', {}, team.id)),
+        reload ? h('td', {}, renameControl(dash, team, reload), ' ', deleteButton(dash, team, reload)) : null,
       ),
     ),
   );

@@ -2,6 +2,7 @@ import type { Usage } from '../../client/index.js';
 import { type BarGroup, barChart } from '../bar-chart.js';
 import { createReviewHint } from '../create-review-hint.js';
 import { currentRoute, type Dashboard, type Mode, modeOf, type Page } from '../dashboard.js';
+import { dataTable } from '../data-table.js';
 import { errorBox } from '../error-box.js';
 import { h } from '../h.js';
 
@@ -137,7 +138,7 @@ function charts(usage: Usage, days: Period): HTMLElement {
         ['bar-completed', 'Completed'],
         ['bar-failed', 'Failed'],
       ]),
-      dataTable(
+      chartNumbers(
         'Reviews per day',
         ['Day (UTC)', 'Created', 'Completed', 'Failed'],
         usage.days.map((d) => [d.date, d.created, d.completed, d.failed]),
@@ -159,7 +160,7 @@ function charts(usage: Usage, days: Period): HTMLElement {
         groups: perScore,
         width,
       }),
-      dataTable(
+      chartNumbers(
         'Score distribution',
         ['Score', 'Completed reviews'],
         usage.scores.map((b) => [rangeLabel(b), b.count]),
@@ -179,34 +180,20 @@ function legend(entries: [string, string][]): HTMLElement {
 }
 
 /** The chart's numbers, one row per bar group, folded away until asked for. */
-function dataTable(caption: string, columns: string[], rows: (string | number)[][]): HTMLElement {
+function chartNumbers(caption: string, columns: string[], rows: (string | number)[][]): HTMLElement {
   return h(
     'details',
     { class: 'chart-data' },
     h('summary', {}, `${caption}: the numbers`),
-    h(
-      'table',
-      {},
-      h('caption', { class: 'visually-hidden' }, caption),
-      h(
-        'thead',
-        {},
+    dataTable(
+      { caption },
+      columns,
+      rows.map(([head, ...cells]) =>
         h(
           'tr',
           {},
-          columns.map((c) => h('th', { scope: 'col' }, c)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map(([head, ...cells]) =>
-          h(
-            'tr',
-            {},
-            h('th', { scope: 'row' }, String(head)),
-            cells.map((value, i) => h('td', { 'data-label': columns[i + 1] }, String(value))),
-          ),
+          h('th', { scope: 'row' }, String(head)),
+          cells.map((value, i) => h('td', { 'data-label': columns[i + 1] }, String(value))),
         ),
       ),
     ),

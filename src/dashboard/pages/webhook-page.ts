@@ -1,6 +1,7 @@
 import type { Webhook, WebhookDelivery } from '../../client/index.js';
 import { confirmButton } from '../confirm-button.js';
 import { currentRoute, type Dashboard, type Mode, modeOf, type Page } from '../dashboard.js';
+import { dataTable } from '../data-table.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
@@ -226,33 +227,19 @@ function deliveryList(
 
 function attemptTable(delivery: WebhookDelivery): HTMLElement {
   if (delivery.attempts.length === 0) return h('p', {}, 'No attempt yet.');
-  return h(
-    'table',
-    { class: 'attempts' },
-    h('caption', { class: 'visually-hidden' }, `Attempts of ${delivery.id}`),
-    h(
-      'thead',
-      {},
+  return dataTable(
+    { class: 'attempts', caption: `Attempts of ${delivery.id}` },
+    ['Attempt', 'Time', 'Status code', 'Latency', 'Error', 'Answer'],
+    delivery.attempts.map((a) =>
       h(
         'tr',
         {},
-        ['Attempt', 'Time', 'Status code', 'Latency', 'Error', 'Answer'].map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      delivery.attempts.map((a) =>
-        h(
-          'tr',
-          {},
-          h('td', {}, String(a.attempt)),
-          h('td', {}, when(a.created_at)),
-          h('td', {}, a.status_code === null ? 'no answer' : String(a.status_code)),
-          h('td', {}, `${a.latency_ms} ms`),
-          h('td', { class: 'wrap' }, a.error ?? '—'),
-          h('td', { class: 'wrap' }, a.response_body ? h('code', {}, excerpt(a.response_body)) : '—'),
-        ),
+        h('td', {}, String(a.attempt)),
+        h('td', {}, when(a.created_at)),
+        h('td', {}, a.status_code === null ? 'no answer' : String(a.status_code)),
+        h('td', {}, `${a.latency_ms} ms`),
+        h('td', { class: 'wrap' }, a.error ?? '—'),
+        h('td', { class: 'wrap' }, a.response_body ? h('code', {}, excerpt(a.response_body)) : '—'),
       ),
     ),
   );

@@ -1,5 +1,6 @@
 import type { Webhook } from '../../client/index.js';
 import { currentRoute, type Dashboard, type Mode, modeOf, type Page } from '../dashboard.js';
+import { dataTable } from '../data-table.js';
 import { errorBox, withErrorIn } from '../error-box.js';
 import { when } from '../format.js';
 import { h } from '../h.js';
@@ -98,35 +99,21 @@ function stateText(webhook: Webhook): string {
 }
 
 function webhookTable(webhooks: Webhook[], mode: Mode): HTMLElement {
-  return h(
-    'table',
-    { class: 'keys' },
-    h('caption', { class: 'visually-hidden' }, 'Webhooks'),
-    h(
-      'thead',
-      {},
+  return dataTable(
+    { class: 'keys', caption: 'Webhooks' },
+    ['URL', 'Events', 'State', 'Created'],
+    webhooks.map((w) =>
       h(
         'tr',
         {},
-        ['URL', 'Events', 'State', 'Created'].map((c) => h('th', { scope: 'col' }, c)),
-      ),
-    ),
-    h(
-      'tbody',
-      {},
-      webhooks.map((w) =>
         h(
-          'tr',
-          {},
-          h(
-            'td',
-            { class: 'wrap' },
-            h('a', { href: `#/webhooks/${encodeURIComponent(w.id)}${modeSuffix(mode)}` }, w.url),
-          ),
-          h('td', {}, w.events.join(', ')),
-          h('td', {}, h('span', { class: `badge ${w.enabled ? 'state-on' : 'state-off'}` }, stateText(w))),
-          h('td', {}, when(w.created_at)),
+          'td',
+          { class: 'wrap' },
+          h('a', { href: `#/webhooks/${encodeURIComponent(w.id)}${modeSuffix(mode)}` }, w.url),
         ),
+        h('td', {}, w.events.join(', ')),
+        h('td', {}, h('span', { class: `badge ${w.enabled ? 'state-on' : 'state-off'}` }, stateText(w))),
+        h('td', {}, when(w.created_at)),
       ),
     ),
   );
