@@ -16,9 +16,10 @@
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { userCacheDir } from '../src/cli/user-cache-dir.js';
 import { machineLoad } from './api/machine-load.js';
 import { parseCountArgs, ROOT } from './api/parse-args.js';
 
@@ -53,7 +54,7 @@ function repository(root: string, name: string, change: Record<string, string>):
 
 /** ESLint's CLI script, installed into the user's cache directory when missing (about 10 s, once). */
 function eslintCli(): string {
-  const prefix = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'redline-bench', 'eslint9');
+  const prefix = join(userCacheDir(process.env), 'bench', 'eslint9');
   const cli = join(prefix, 'node_modules', 'eslint', 'bin', 'eslint.js');
   if (!existsSync(cli)) {
     mkdirSync(prefix, { recursive: true });

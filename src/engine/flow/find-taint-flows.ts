@@ -7,7 +7,7 @@ import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { javascriptFile } from './javascript/javascript-file.js';
-import { mayNameSink, mayReachSink, routeMayApply } from './may-reach-sink.js';
+import { mayNameSink, mayReachSink, routeHint, routeMayApply } from './may-reach-sink.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { rubyFile } from './ruby/ruby-file.js';
@@ -91,11 +91,10 @@ function mayHaveSource(spec: FlowSpec, text: string): boolean {
         .flatMap((s) => s.markers)
         .map((m) => `@${escapeRegExp(last(m))}\\b|\\b${escapeRegExp(last(m))}\\s*\\(`),
       // A route that is only a return sink with a text hint matters only where the hint is.
-      ...spec.routes.flatMap((r) =>
-        !r.paramsTainted && r.returnSink?.textHint !== undefined
-          ? [`(?:${r.returnSink.textHint})`]
-          : r.markers.map((m) => `@[\\w.]*\\b${escapeRegExp(last(m))}\\b`),
-      ),
+      ...spec.routes.flatMap((r) => {
+        const hint = routeHint(r);
+        return hint !== undefined ? [`(?:${hint})`] : r.markers.map((m) => `@[\\w.]*\\b${escapeRegExp(last(m))}\\b`);
+      }),
     ];
     re = new RegExp([...new Set(words)].join('|'));
     sourceText.set(spec, re);

@@ -98,14 +98,15 @@ function namesIn(file: FileIR): string[] {
  */
 const callable = (name: string): boolean => !/[\s@(]/.test(name);
 
-/**
- * Whether a route can matter to this function, before its markers are read (a walk of the tree
- * each): one whose only part is a return sink with a text hint needs the hint in the function's text.
- */
-export const routeMayApply = (route: RouteSpec, fn: FunctionIR): boolean =>
-  route.paramsTainted !== undefined ||
-  route.returnSink?.textHint === undefined ||
-  namePattern(route.returnSink.textHint).test(fn.text);
+/** The text hint of a route whose only part is a return sink with one: the route matters only where its hint is. */
+export const routeHint = (route: RouteSpec): string | undefined =>
+  route.paramsTainted === undefined ? route.returnSink?.textHint : undefined;
+
+/** Whether a route can matter to this function, before its markers are read (a walk of the tree each). */
+export const routeMayApply = (route: RouteSpec, fn: FunctionIR): boolean => {
+  const hint = routeHint(route);
+  return hint === undefined || namePattern(hint).test(fn.text);
+};
 
 /**
  * The functions of the file whose run may reach one of the spec's sinks: their text names a
