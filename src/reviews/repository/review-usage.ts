@@ -15,12 +15,18 @@ const COMPLETED = sql<number>`(count(*) filter (where reviews.status = 'complete
 const FAILED = sql<number>`(count(*) filter (where reviews.status = 'failed'))::int`;
 /** 0-9 is bucket 0, ..., 90-100 is bucket 9 (a score is an integer from 0 to 100). */
 const BUCKET = sql<number>`least(reviews.score / 10, 9)`;
-const AVERAGE = sql<number | null>`round(avg(reviews.score) filter (where reviews.status = 'completed'), 1)::float8`;
+/** Of the completed reviews with a score: how many, and their scores' sum (the totals' average is made of them). */
+const SCORED = sql<number>`(count(reviews.score) filter (where reviews.status = 'completed'))::int`;
+const SCORE_SUM = sql<number>`coalesce(sum(reviews.score) filter (where reviews.status = 'completed'), 0)::int`;
+
+/** sum / count to one decimal, halves rounded up (as PostgreSQL's round does a positive numeric), in integers. */
+const average = (sum: number, count: number): number | null =>
+  count === 0 ? null : Math.floor((20 * sum + count) / (2 * count)) / 10;
 
 /**
  * The reviews a principal may read (the review list's rule, decisions §1/§2, in its mode) created
- * over the last `days` UTC days: per day, the score distribution and the totals. One grouped
- * statement per part.
+ * over the last `days` UTC days: per day, the score distribution and the totals. Two grouped
+ * statements: per day (the totals are its sums) and per score bucket.
  */
 export async function reviewUsage(
   db: Kysely<Database>,
@@ -45,7 +51,14 @@ export async function reviewUsage(
   };
 
   const perDay = await inWindow()
-    .select([DAY.as('date'), CREATED.as('created'), COMPLETED.as('completed'), FAILED.as('failed')])
+    .select([
+      DAY.as('date'),
+      CREATED.as('created'),
+      COMPLETED.as('completed'),
+      FAILED.as('failed'),
+      SCORED.as('scored'),
+      SCORE_SUM.as('score_sum'),
+    ])
     .groupBy(DAY)
     .execute();
   const perBucket = await inWindow()
@@ -54,9 +67,8 @@ export async function reviewUsage(
     .select([BUCKET.as('bucket'), CREATED.as('count')])
     .groupBy(BUCKET)
     .execute();
-  const total = await inWindow()
-    .select([CREATED.as('created'), COMPLETED.as('completed'), FAILED.as('failed'), AVERAGE.as('average_score')])
-    .executeTakeFirstOrThrow();
+  const sum = (column: 'created' | 'completed' | 'failed' | 'scored' | 'score_sum') =>
+    perDay.reduce((total, row) => total + Number(row[column]), 0);
 
   const byDate = new Map(perDay.map((row) => [row.date, row]));
   const byBucket = new Map(perBucket.map((row) => [Number(row.bucket), Number(row.count)]));
@@ -78,10 +90,10 @@ export async function reviewUsage(
       count: byBucket.get(i) ?? 0,
     })),
     total: {
-      created: Number(total.created),
-      completed: Number(total.completed),
-      failed: Number(total.failed),
-      average_score: total.average_score === null ? null : Number(total.average_score),
+      created: sum('created'),
+      completed: sum('completed'),
+      failed: sum('failed'),
+      average_score: average(sum('score_sum'), sum('scored')),
     },
   };
 }
