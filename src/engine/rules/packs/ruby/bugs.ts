@@ -119,27 +119,38 @@ export const assignmentInConditionRule: Rule = {
   type: 'bug',
   severity: 'important',
   message:
-    'This condition assigns a literal instead of comparing it, so it is always true and overwrites the variable: use `==`.',
+    'This condition assigns instead of comparing, so it overwrites the value and tests what was assigned: use `==`.',
   rule: {
     kind: 'assignment',
-    has: {
-      field: 'right',
-      any: [
-        { kind: 'string', not: { has: { kind: 'interpolation' } } },
-        { kind: 'integer' },
-        { kind: 'simple_symbol' },
-        { kind: 'true' },
-        { kind: 'false' },
-      ],
-    },
+    // `if (user = find(id))` is idiomatic Ruby: a local takes any value. A literal (always true)
+    // or an object's attribute (a setter has no business in a test) is a typo for `==`.
     any: [
       {
-        inside: {
-          any: [{ kind: 'if' }, { kind: 'unless' }, { kind: 'elsif' }, { kind: 'while' }, { kind: 'until' }],
-          field: 'condition',
+        has: {
+          field: 'right',
+          any: [
+            { kind: 'string', not: { has: { kind: 'interpolation' } } },
+            { kind: 'integer' },
+            { kind: 'simple_symbol' },
+            { kind: 'true' },
+            { kind: 'false' },
+          ],
         },
       },
-      { inside: { any: [{ kind: 'if_modifier' }, { kind: 'unless_modifier' }], field: 'condition' } },
+      { has: { field: 'left', kind: 'call' } },
+    ],
+    all: [
+      {
+        any: [
+          {
+            inside: {
+              any: [{ kind: 'if' }, { kind: 'unless' }, { kind: 'elsif' }, { kind: 'while' }, { kind: 'until' }],
+              field: 'condition',
+            },
+          },
+          { inside: { any: [{ kind: 'if_modifier' }, { kind: 'unless_modifier' }], field: 'condition' } },
+        ],
+      },
     ],
   },
 };
