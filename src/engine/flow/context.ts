@@ -53,6 +53,8 @@ export interface Frame {
   fn?: FunctionIR | undefined;
   /** What a request handler's return is a sink for (none for another function). */
   returnSinks?: ReturnSinkSpec[] | undefined;
+  /** When set, the environment at each `return` is added (a constructor's fields are read after it). */
+  exits?: Env[] | undefined;
 }
 
 /**

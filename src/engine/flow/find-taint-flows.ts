@@ -16,7 +16,7 @@ import { JAVA_SPEC } from './specs/java.js';
 import { JAVASCRIPT_SPEC } from './specs/javascript.js';
 import { PYTHON_SPEC } from './specs/python.js';
 import { RUBY_SPEC } from './specs/ruby.js';
-import type { Value } from './value.js';
+import { merge, taintOf, type Value } from './value.js';
 
 export type { TaintFlow } from './context.js';
 
@@ -152,6 +152,52 @@ function countLines(text: string): number {
   return n;
 }
 
+/** Whether the function is a class's constructor (its owner is read only for a name that may be one). */
+function isConstructor(spec: FlowSpec, fn: FunctionIR): boolean {
+  const names = spec.constructors?.names;
+  if (names === undefined) return false;
+  if (names.includes(fn.name)) return fn.owner !== undefined;
+  return /^[A-Z]/.test(fn.name) && fn.name === fn.owner;
+}
+
+/** Whether an environment entry is a field of the instance (`self.x`, `this.x`, Ruby's `@x`). */
+const isField = (spec: FlowSpec, key: string): boolean =>
+  (key.startsWith('@') && !key.startsWith('@@')) || spec.selfNames.some((self) => key.startsWith(`${self}.`));
+
+/**
+ * The tainted fields each class's constructor leaves in its instance, by class: its other methods
+ * start with them. Only constructors that read input (or are given it by convention) are run, here
+ * and once: their own flows are recorded as any entry's.
+ */
+function constructorFields(
+  analysis: Analysis,
+  spec: FlowSpec,
+  file: FileIR,
+  entries: Set<FunctionIR>,
+): Map<string, Env> {
+  const out = new Map<string, Env>();
+  const requestParams = spec.constructors?.requestParams?.names ?? [];
+  for (const fn of file.functions) {
+    if (!isConstructor(spec, fn)) continue;
+    if (!entries.has(fn) && !fn.params.some((p) => requestParams.includes(p.name))) continue;
+    const { env, frame } = entryOf(spec, fn);
+    analysis.stack = [fn];
+    // Ruby's last statement is the method's value: a path ends in a return as often as not.
+    frame.exits = [];
+    const after = run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
+    const fields: Env = out.get(fn.owner as string) ?? new Map();
+    for (const exit of after ? [after, ...frame.exits] : frame.exits) {
+      for (const [key, value] of exit) {
+        if (!isField(spec, key) || !taintOf(value)) continue;
+        const before = fields.get(key);
+        fields.set(key, before ? merge(before, value) : value);
+      }
+    }
+    if (fields.size > 0) out.set(fn.owner as string, fields);
+  }
+  return out;
+}
+
 /** A request handler's parameters and return sink, from its markers. */
 function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
@@ -166,9 +212,11 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
     }
     let value: Value = param.type ? { type: param.type } : {};
     const marked = spec.paramSources.find((s) => matchesAny(s.markers, param.markers));
+    const requestParams = spec.constructors?.requestParams;
     const described =
       marked?.description ??
-      (paramsTainted && !spec.selfNames.includes(param.name) && param.name !== 'request' ? paramsTainted : undefined);
+      (paramsTainted && !spec.selfNames.includes(param.name) && param.name !== 'request' ? paramsTainted : undefined) ??
+      (requestParams?.names.includes(param.name) && isConstructor(spec, fn) ? requestParams.description : undefined);
     if (described) value = { ...value, taint: { line: param.line, description: described, variable: param.name } };
     env.set(param.name, value);
   }
@@ -225,11 +273,14 @@ export function analyzeFlows(
   const entries = new Set(entryFunctions(adapter.spec, file));
   const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
   const proving = new Set(holding(file.functions, proved).filter((fn) => reaching.has(fn)));
+  const fields = constructorFields(analysis, adapter.spec, file, entries);
   for (const fn of file.functions) {
-    if (!proving.has(fn) && !(entries.has(fn) && reaching.has(fn))) continue;
+    const owned = fields.size > 0 && fn.owner !== undefined ? fields.get(fn.owner) : undefined;
+    if (owned && isConstructor(adapter.spec, fn)) continue;
+    if (!proving.has(fn) && !((entries.has(fn) || owned) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];
-    run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
+    run(analysis, new Map([...analysis.globals, ...(owned ?? []), ...env]), fn.body, frame);
   }
   return {
     flows: [...analysis.flows.values()].sort((a, b) => a.sinkLine - b.sinkLine || a.cwe - b.cwe),

@@ -259,6 +259,13 @@ export interface FlowSpec {
   /** Names of the receiver in a method body (`this`, `self`). */
   selfNames: string[];
   /**
+   * How a class's constructor is named (`__init__`, `initialize`; a Java constructor is named
+   * after its class), and which of its parameters hold request input by convention (a Rails
+   * service object is made with the controller's `params`). What the constructor stores in the
+   * instance (`self.x`, `this.x`, `@x`) is what every other method of the class starts with.
+   */
+  constructors?: { names: string[]; requestParams?: { names: string[]; description: string } } | undefined;
+  /**
    * Text a file or function must also hold to read input at all, as a regular expression: Go reads
    * request input only through a parameter typed `*http.Request`, `*gin.Context`, `echo.Context`.
    */

@@ -163,6 +163,7 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
     case 'return': {
       const value = stmt.value ? evaluate(analysis, env, stmt.value) : UNKNOWN;
       frame.returns.push(value);
+      frame.exits?.push(env);
       const body = firstOf(value);
       for (const sink of frame.returnSinks ?? []) {
         if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(body) ?? '')) continue;

@@ -367,5 +367,6 @@ export const JAVA_SPEC: FlowSpec = {
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
   shells: SHELLS,
   selfNames: ['this'],
+  constructors: { names: [] },
   ...JAVA_SESSION_SPEC,
 };

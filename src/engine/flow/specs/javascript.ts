@@ -450,6 +450,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
   responses: [],
   shells: SHELLS,
   selfNames: ['this'],
+  constructors: { names: ['constructor'] },
 };
 
 /** SQL text, or a value of which no constant start is known (the query may be all input). */

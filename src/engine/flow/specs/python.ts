@@ -428,5 +428,6 @@ export const PYTHON_SPEC: FlowSpec = {
   ],
   shells: SHELLS,
   selfNames: ['self', 'cls'],
+  constructors: { names: ['__init__'] },
   ...PYTHON_SESSION_SPEC,
 };

@@ -363,4 +363,5 @@ export const RUBY_SPEC: FlowSpec = {
   ],
   shells: SHELLS,
   selfNames: ['self'],
+  constructors: { names: ['initialize'], requestParams: { names: ['params'], description: 'a request parameter' } },
 };
