@@ -10,6 +10,7 @@ import {
   unreachableCodeRule,
 } from './bugs.js';
 import { decodeInvariantInLoopRule, queryInLoopRule, regexpInLoopRule, stringConcatInLoopRule } from './performance.js';
+import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
 import {
   insecureRandomIdRule,
   insecureRandomRule,
@@ -63,4 +64,6 @@ export const goRules: Rule[] = [
   decodeInvariantInLoopRule,
   hardcodedSigningKeyRule,
   jsVmEvalRule,
+  cookieNotSecureRule,
+  cookieNotHttpOnlyRule,
 ];

@@ -17,6 +17,7 @@ import {
   regexCompileInLoopRule,
   stringConcatInLoopRule,
 } from './performance.js';
+import { cookieNotHttpOnlyRule } from './security-cookies.js';
 import {
   hostnameVerificationDisabledRule,
   insecureRandomCodeRule,
@@ -105,4 +106,5 @@ export const javaRules: Rule[] = [
   uploadOriginalFilenameRule,
   weakSecretHashRule,
   staticIvRule,
+  cookieNotHttpOnlyRule,
 ];

@@ -30,6 +30,7 @@ import {
   regexUnchangedInLoopRule,
   stringConcatInLoopRule,
 } from './performance-loops.js';
+import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
 import {
   insecureRandomRule,
   tlsDisabledRule,
@@ -134,4 +135,6 @@ export const javascriptRules: Rule[] = [
   consoleLogRule,
   debuggerRule,
   commentedOutCodeRule,
+  cookieNotSecureRule,
+  cookieNotHttpOnlyRule,
 ];

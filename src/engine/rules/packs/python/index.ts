@@ -24,6 +24,7 @@ import {
   regexCompileInLoopRule,
   stringConcatInLoopRule,
 } from './performance.js';
+import { cookieNotHttpOnlyRule } from './security-cookies.js';
 import {
   insecureRandomRule,
   sslUnverifiedContextRule,
@@ -95,4 +96,5 @@ export const pythonRules: Rule[] = [
   blockingCallInAsyncRule,
   loopInvariantJsonRule,
   commentedOutCodeRule,
+  cookieNotHttpOnlyRule,
 ];

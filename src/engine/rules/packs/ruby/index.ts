@@ -13,6 +13,7 @@ import {
   regexpNewInLoopRule,
   stringConcatInLoopRule,
 } from './performance.js';
+import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
 import {
   insecureRandomRule,
   tlsVerifyNoneRule,
@@ -79,4 +80,6 @@ export const rubyRules: Rule[] = [
   regexpNewInLoopRule,
   loopInvariantParseRule,
   openUriArgumentRule,
+  cookieNotSecureRule,
+  cookieNotHttpOnlyRule,
 ];
