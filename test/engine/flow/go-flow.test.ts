@@ -14,6 +14,17 @@ ${extra}`,
   );
 
 describe('Go taint flows', () => {
+  it('reports an XPath expression built from the query string, not a constant one', () => {
+    expect(
+      handler(`	expr := "//product[@sku='" + r.URL.Query().Get("sku") + "']/name"
+	node := xmlquery.FindOne(doc, expr)
+	nodes := htmlquery.Find(page, fmt.Sprintf("//a[@href='%s']", r.FormValue("href")))
+	path, _ := xpath.Compile(r.FormValue("q"))
+	same := xmlquery.FindOne(doc, "//product[@sku='a']")
+	_, _, _, _ = node, nodes, path, same`),
+    ).toEqual(['643@5<-4', '643@6<-6', '643@7<-7']);
+  });
+
   it('reports the query string formatted into a SQL query, on the sink line, naming the source line', () => {
     const source = `package main
 func search(w http.ResponseWriter, r *http.Request) {

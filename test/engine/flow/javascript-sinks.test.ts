@@ -18,6 +18,19 @@ ${body}
   );
 
 describe('JavaScript taint flows: sinks', () => {
+  it('knows an LDAP filter given to search and an XPath expression, not a search or evaluate of anything else', () => {
+    expect(
+      handler(`  const uid = req.query.uid;
+  client.search('ou=people,dc=example,dc=org', { filter: \`(&(objectClass=person)(uid=\${uid}))\`, scope: 'sub' }, done);
+  client.search('ou=people', { filter: '(uid=admin)', attributes: [uid] }, done);
+  const nodes = xpath.select("//product[@sku='" + uid + "']/name", doc);
+  doc.evaluate(\`//user[@id='\${uid}']\`, doc, null, 9, null);
+  index.search(uid, { limit: 10 });
+  page.evaluate(uid);
+  xpath.select("//product[@sku='a']", doc);`),
+    ).toEqual(['90@9<-8', '643@11<-8', '643@12<-8']);
+  });
+
   it('knows each sink with its CWE, and the safe forms beside it', () => {
     expect(
       handler(`  const v = req.query.v;

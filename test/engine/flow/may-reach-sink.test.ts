@@ -35,8 +35,8 @@ function label(user) { return user.name; }
   });
 
   it('reads a sink name as a whole word only', () => {
-    // `findOrder` and `evaluate` are not the sinks `find` and `eval`.
-    const file = fileOf('javascript', 'function load(req) { return service.findOrder(req.params.id).evaluate(); }\n');
+    // `findOrder` and `evaluated` are not the sinks `find` and `eval`.
+    const file = fileOf('javascript', 'function load(req) { return service.findOrder(req.params.id).evaluated(); }\n');
     expect(reaching(mayReachSink(JAVASCRIPT_SPEC, file))).toEqual([]);
   });
 

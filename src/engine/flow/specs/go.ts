@@ -143,6 +143,14 @@ export const GO_SPEC: FlowSpec = {
     // GORM: `Raw`/`Where` take SQL text; a struct or map condition is bound, so only a string counts.
     { calls: any(['Raw', 'Where', 'Having', 'Joins']), args: [0], scalarOnly: true, cwe: 89, kind: 'SQL query' },
     { calls: ['exec.Command', 'exec.CommandContext'], programOnly: true, cwe: 78, kind: 'program to run' },
+    // XPath over XML or HTML (antchfx's xmlquery, htmlquery, xpath).
+    {
+      calls: [...['xmlquery', 'htmlquery'].flatMap((p) => on(p, ['Find', 'FindOne', 'Query', 'QueryAll'])), 'xpath.Select'],
+      args: [1],
+      cwe: 643,
+      kind: 'XPath query',
+    },
+    { calls: ['xpath.Compile', 'xpath.MustCompile'], args: [0], cwe: 643, kind: 'XPath query' },
     {
       calls: [
         'os.Open',

@@ -225,6 +225,25 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       cwe: 89,
       kind: 'SQL query',
     },
+    // LDAP (ldapjs, ldapts): `client.search(base, { filter })`; a generic name, so only a filter
+    // built as one (`(uid=...)`).
+    {
+      calls: ['*.search'],
+      args: [1],
+      kwargs: ['filter'],
+      optionsObject: true,
+      requirePrefix: '^\\s*\\(',
+      cwe: 90,
+      kind: 'LDAP query',
+    },
+    // XPath (xpath, the DOM's `evaluate`): an expression built as a path (`//product[@sku=...]`).
+    {
+      calls: ['xpath.select', 'xpath.select1', 'xpath.evaluate', 'xpath.parse', '*.evaluate', '*.selectNodes'],
+      args: [0],
+      requirePrefix: '^\\s*\\.?/',
+      cwe: 643,
+      kind: 'XPath query',
+    },
     // SQL ORMs (Sequelize, TypeORM) take `{ where: ... }` and no query operators from strings.
     {
       calls: NOSQL_FILTERS.map((m) => `*.${m}`),
