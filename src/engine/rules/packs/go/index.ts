@@ -14,6 +14,7 @@ import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.j
 import {
   insecureRandomIdRule,
   insecureRandomRule,
+  staticIvRule,
   tlsInsecureSkipVerifyRule,
   weakCipherRule,
   weakHashRule,
@@ -66,4 +67,5 @@ export const goRules: Rule[] = [
   jsVmEvalRule,
   cookieNotSecureRule,
   cookieNotHttpOnlyRule,
+  staticIvRule,
 ];

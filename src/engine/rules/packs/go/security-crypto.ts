@@ -174,3 +174,67 @@ export const weakCipherRule: Rule = {
   cwe: 'CWE-327',
   cvss: 7.5,
 };
+
+/** Bytes written in the code: `[]byte("0123456789abcdef")`, `[]byte{0, 1, ...}`, `make([]byte, 16)` (zeros). */
+const WRITTEN_BYTES = {
+  any: [
+    { kind: 'type_conversion_expression', regex: '^\\[\\]byte\\(\\s*["`]' },
+    { kind: 'call_expression', regex: '^\\[\\]byte\\(\\s*["`]' },
+    { kind: 'composite_literal', regex: '^\\[[0-9]*\\]byte\\{' },
+    { kind: 'call_expression', regex: '^make\\(\\s*\\[\\]byte\\s*,\\s*[0-9A-Za-z_.]+\\s*\\)$' },
+  ],
+};
+
+/**
+ * An IV or nonce fixed in the code: written bytes given as they are, or a package-level variable
+ * holding them (a local made with `make` is usually filled by `rand.Read` next: not this).
+ */
+const FIXED_IV = {
+  any: [
+    WRITTEN_BYTES,
+    {
+      kind: 'identifier',
+      pattern: '$IV',
+      inside: {
+        kind: 'source_file',
+        stopBy: 'end',
+        has: {
+          any: [{ kind: 'var_declaration' }, { kind: 'const_declaration' }],
+          has: {
+            kind: 'var_spec',
+            stopBy: 'end',
+            all: [{ has: { field: 'name', pattern: '$IV' } }, { has: { field: 'value', has: WRITTEN_BYTES } }],
+          },
+        },
+      },
+    },
+  ],
+};
+
+export const staticIvRule: Rule = {
+  id: 'go.static-iv',
+  languages: ['go'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'The IV or nonce is fixed in the code: the same plaintext encrypts to the same ciphertext, and with GCM a reused nonce lets an attacker forge messages and recover the key stream. Fill a fresh one with crypto/rand for each message and send it with the ciphertext.',
+  rule: {
+    kind: 'call_expression',
+    any: [
+      {
+        has: {
+          field: 'function',
+          regex: '^cipher\\.New(CBCEncrypter|CBCDecrypter|CFBEncrypter|CFBDecrypter|CTR|OFB)$',
+        },
+        all: [{ has: { field: 'arguments', has: { nthChild: 2, ...FIXED_IV } } }],
+      },
+      // An AEAD's `Seal(dst, nonce, plaintext, data)`.
+      {
+        has: { field: 'function', kind: 'selector_expression', has: { field: 'field', regex: '^Seal$' } },
+        all: [{ has: { field: 'arguments', has: { nthChild: 2, ...FIXED_IV } } }],
+      },
+    ],
+  },
+  cwe: 'CWE-329',
+  cvss: 5.9,
+};

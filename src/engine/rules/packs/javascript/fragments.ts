@@ -128,6 +128,23 @@ export const declaredFrom = (value: Record<string, unknown>, meta: string) => ({
   },
 });
 
+/** The identifier `meta`, bound at the module's top level (`const IV = ...`) to a value matching `value`. */
+export const moduleConstant = (value: Record<string, unknown>, meta: string) => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: {
+    kind: 'program',
+    stopBy: 'end',
+    has: {
+      any: [{ kind: 'lexical_declaration' }, { kind: 'variable_declaration' }],
+      has: {
+        kind: 'variable_declarator',
+        all: [{ has: { field: 'name', pattern: meta } }, { has: { field: 'value', ...value } }],
+      },
+    },
+  },
+});
+
 /** A parameter bound from the request by a NestJS decorator: `@Query('file') file: string`, `@Body() dto`. */
 export const nestRequestParameter = (meta: string) => ({
   kind: 'identifier',

@@ -33,6 +33,7 @@ import {
 import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
 import {
   insecureRandomRule,
+  staticIvRule,
   tlsDisabledRule,
   weakCipherRule,
   weakHashRule,
@@ -137,4 +138,5 @@ export const javascriptRules: Rule[] = [
   commentedOutCodeRule,
   cookieNotSecureRule,
   cookieNotHttpOnlyRule,
+  staticIvRule,
 ];

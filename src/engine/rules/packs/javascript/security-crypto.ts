@@ -3,10 +3,12 @@ import {
   anyKind,
   calleeName,
   calleeProperty,
+  declaredFrom,
   FUNCTION,
   FUNCTION_KINDS,
   firstArgument,
   LANGUAGES,
+  moduleConstant,
 } from './fragments.js';
 
 /** Names of values that must be unpredictable. */
@@ -143,6 +145,9 @@ export const weakSecretHashRule: Rule = {
   cvss: 7.5,
 };
 
+/** A cipher that is broken, or a mode that leaks patterns, named in its algorithm string. */
+const WEAK_ALGORITHM = { kind: 'string', regex: '(?i)(des|rc4|rc2|blowfish|-ecb)' };
+
 export const weakCipherRule: Rule = {
   id: 'js.weak-cipher',
   languages: LANGUAGES,
@@ -157,12 +162,44 @@ export const weakCipherRule: Rule = {
       {
         all: [
           { any: [calleeProperty('^createCipheriv$'), calleeName('^createCipheriv$')] },
-          firstArgument({ kind: 'string', regex: '(?i)(des|rc4|rc2|blowfish|-ecb)' }),
+          firstArgument({ any: [WEAK_ALGORITHM, moduleConstant(WEAK_ALGORITHM, '$ALGORITHM')] }),
         ],
       },
     ],
   },
   cwe: 'CWE-327',
+};
+
+/** Bytes written in the code: `Buffer.alloc(16)` (zeros), `Buffer.from('0123456789abcdef')`, a string. */
+const WRITTEN_BYTES = {
+  any: [
+    { kind: 'call_expression', regex: '^Buffer\\.(alloc|from)\\(\\s*([0-9]|[\'"`])' },
+    { kind: 'new_expression', regex: '^new\\s+Uint8Array\\(\\s*([0-9]|\\[)' },
+    { kind: 'string' },
+  ],
+};
+
+export const staticIvRule: Rule = {
+  id: 'js.static-iv',
+  languages: LANGUAGES,
+  type: 'security',
+  severity: 'important',
+  message:
+    'The IV is fixed in the code: the same plaintext encrypts to the same ciphertext, and with GCM a reused nonce lets an attacker forge messages and recover the key stream. Draw a fresh one with crypto.randomBytes for each message and send it with the ciphertext.',
+  rule: {
+    kind: 'call_expression',
+    any: [calleeProperty('^createCipheriv$'), calleeName('^createCipheriv$')],
+    has: {
+      field: 'arguments',
+      kind: 'arguments',
+      has: {
+        nthChild: 3,
+        any: [WRITTEN_BYTES, declaredFrom(WRITTEN_BYTES, '$IV'), moduleConstant(WRITTEN_BYTES, '$IV')],
+      },
+    },
+  },
+  cwe: 'CWE-329',
+  cvss: 5.9,
 };
 
 export const insecureRandomRule: Rule = {

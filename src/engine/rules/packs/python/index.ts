@@ -28,6 +28,7 @@ import { cookieNotHttpOnlyRule } from './security-cookies.js';
 import {
   insecureRandomRule,
   sslUnverifiedContextRule,
+  staticIvRule,
   tlsVerifyDisabledRule,
   weakCipherRule,
   weakHashRule,
@@ -97,4 +98,5 @@ export const pythonRules: Rule[] = [
   loopInvariantJsonRule,
   commentedOutCodeRule,
   cookieNotHttpOnlyRule,
+  staticIvRule,
 ];

@@ -159,3 +159,72 @@ export const weakCipherRule: Rule = {
   cwe: 'CWE-327',
   cvss: 7.5,
 };
+
+/** Bytes written in the code: `b"0123456789abcdef"`, `b"\\x00" * 16`, `bytes(16)` (zeros), `"...".encode()`. */
+const WRITTEN_BYTES = {
+  any: [
+    { kind: 'string', regex: '^[bB]' },
+    { kind: 'binary_operator', regex: '^[bB][\'"]' },
+    { kind: 'call', regex: '^(bytes|bytearray)\\(\\s*[0-9]' },
+    { kind: 'call', regex: '^[\'"][^\'"]*[\'"]\\.encode\\(' },
+  ],
+};
+
+/** An IV or nonce fixed in the code: written bytes, or a name the module or function binds to them. */
+const FIXED_IV = {
+  any: [
+    WRITTEN_BYTES,
+    {
+      kind: 'identifier',
+      pattern: '$IV',
+      inside: {
+        any: [{ kind: 'module' }, { kind: 'function_definition' }],
+        stopBy: 'end',
+        has: {
+          kind: 'expression_statement',
+          stopBy: { any: [{ kind: 'function_definition' }, { kind: 'class_definition' }] },
+          has: {
+            kind: 'assignment',
+            all: [{ has: { field: 'left', pattern: '$IV' } }, { has: { field: 'right', ...WRITTEN_BYTES } }],
+          },
+        },
+      },
+    },
+  ],
+};
+
+export const staticIvRule: Rule = {
+  id: 'py.static-iv',
+  languages: ['python'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'The IV or nonce is fixed in the code: the same plaintext encrypts to the same ciphertext, and with GCM a reused nonce lets an attacker forge messages and recover the key stream. Draw a fresh one with os.urandom (or secrets.token_bytes) for each message and send it with the ciphertext.',
+  rule: {
+    kind: 'call',
+    any: [
+      // PyCryptodome: `AES.new(key, AES.MODE_CBC, IV)` or `iv=`/`nonce=`.
+      {
+        has: { field: 'function', regex: '^(AES|DES3|Blowfish|CAST|ARC2)\\.new$' },
+        all: [
+          {
+            has: {
+              field: 'arguments',
+              any: [
+                { has: { nthChild: 3, ...FIXED_IV } },
+                { has: { kind: 'keyword_argument', regex: '^(iv|nonce)\\s*=', has: { field: 'value', ...FIXED_IV } } },
+              ],
+            },
+          },
+        ],
+      },
+      // cryptography: `modes.CBC(IV)`, `modes.GCM(nonce)`, `modes.CTR(nonce)`.
+      {
+        has: { field: 'function', regex: '(^|\\.)(CBC|GCM|CTR|CFB|OFB)$' },
+        all: [{ has: { field: 'arguments', has: { nthChild: 1, ...FIXED_IV } } }],
+      },
+    ],
+  },
+  cwe: 'CWE-329',
+  cvss: 5.9,
+};

@@ -16,6 +16,7 @@ import {
 import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
 import {
   insecureRandomRule,
+  staticIvRule,
   tlsVerifyNoneRule,
   weakCipherRule,
   weakHashRule,
@@ -82,4 +83,5 @@ export const rubyRules: Rule[] = [
   openUriArgumentRule,
   cookieNotSecureRule,
   cookieNotHttpOnlyRule,
+  staticIvRule,
 ];

@@ -174,3 +174,48 @@ export const weakCipherRule: Rule = {
   cwe: 'CWE-327',
   cvss: 7.5,
 };
+
+/** Bytes written in the code: a string literal, `"0123456789abcdef".b`, `"\\0" * 16`. */
+const WRITTEN_BYTES = {
+  any: [
+    { kind: 'string', not: { has: { kind: 'interpolation' } } },
+    { kind: 'call', regex: '^["\']' },
+    { kind: 'binary', regex: '^["\']' },
+  ],
+};
+
+/** An IV or nonce fixed in the code: written bytes, or a constant the file binds to them. */
+const FIXED_IV = {
+  any: [
+    WRITTEN_BYTES,
+    {
+      kind: 'constant',
+      pattern: '$IV',
+      inside: {
+        any: [{ kind: 'class' }, { kind: 'module' }, { kind: 'program' }],
+        stopBy: 'end',
+        has: {
+          kind: 'assignment',
+          stopBy: { kind: 'method' },
+          all: [{ has: { field: 'left', pattern: '$IV' } }, { has: { field: 'right', ...WRITTEN_BYTES } }],
+        },
+      },
+    },
+  ],
+};
+
+export const staticIvRule: Rule = {
+  id: 'rb.static-iv',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'The IV is fixed in the code: the same plaintext encrypts to the same ciphertext, and with GCM a reused nonce lets an attacker forge messages and recover the key stream. Use cipher.random_iv for each message and send the IV with the ciphertext.',
+  rule: {
+    kind: 'assignment',
+    has: { field: 'left', kind: 'call', regex: '\\.(iv|nonce)$' },
+    all: [{ has: { field: 'right', ...FIXED_IV } }],
+  },
+  cwe: 'CWE-329',
+  cvss: 5.9,
+};
