@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { calleeProperty, FUNCTION_KINDS, LANGUAGES } from './fragments.js';
+import { calleeProperty, declaredFrom, FUNCTION_KINDS, LANGUAGES } from './fragments.js';
 
 /** Methods that store or move data (database writes, payments): their failure loses data. */
 const WRITE_METHOD =
@@ -243,6 +243,38 @@ export const offByOnePageLoopRule: Rule = {
     },
   },
   fix: '$P <= $N',
+};
+
+/** A number of pages or chunks: named so, or computed as `Math.ceil(total / size)`. */
+const PAGE_COUNT = {
+  any: [
+    {
+      regex:
+        '(?i)(^|\\.)(total_?pages|page_?count|pages_?count|num_?pages|number_?of_?pages|pages|chunk_?count|batch_?count|num_?batches|num_?chunks)$',
+    },
+    declaredFrom({ kind: 'call_expression', regex: '^Math\\.ceil\\(' }, '$N'),
+  ],
+};
+
+export const offByOneCountLoopRule: Rule = {
+  id: 'js.off-by-one-count-loop',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop counts from 0 up to and including the number of pages, one time too many (the last round gets an empty page or a page that does not exist): use `<`, or count from 1.',
+  rule: {
+    kind: 'binary_expression',
+    pattern: '$P <= $N',
+    has: { field: 'right', ...PAGE_COUNT },
+    inside: {
+      kind: 'for_statement',
+      field: 'condition',
+      has: { field: 'initializer', regex: '=\\s*0\\s*;?$' },
+      stopBy: { kind: 'for_statement' },
+    },
+  },
+  fix: '$P < $N',
 };
 
 export const offByOneReverseLoopRule: Rule = {

@@ -12,6 +12,7 @@ import {
 import {
   assignmentInConditionRule,
   emptyCatchRule,
+  offByOneCountLoopRule,
   offByOneLoopRule,
   offByOnePageLoopRule,
   offByOneReverseLoopRule,
@@ -139,4 +140,5 @@ export const javascriptRules: Rule[] = [
   cookieNotSecureRule,
   cookieNotHttpOnlyRule,
   staticIvRule,
+  offByOneCountLoopRule,
 ];

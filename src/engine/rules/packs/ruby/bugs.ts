@@ -113,6 +113,32 @@ export const selfComparisonRule: Rule = {
   },
 };
 
+export const offByOneCountRangeRule: Rule = {
+  id: 'rb.off-by-one-count-range',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The inclusive range 0..count runs count + 1 times: one round too many. Use 0...count (three dots) or count.times.',
+  rule: {
+    kind: 'range',
+    regex: '^0\\s*\\.\\.\\s*[^.]',
+    has: {
+      nthChild: 2,
+      kind: 'identifier',
+      regex: '^(count|[a-z_]*_count|total_pages|pages|num_[a-z_]+)$',
+    },
+    // Iterated: `(0..count).each`, `.map`, `.each_with_object`, ...
+    inside: {
+      kind: 'parenthesized_statements',
+      inside: {
+        kind: 'call',
+        has: { field: 'method', regex: '^(each|map|each_with_index|each_with_object|flat_map|select|sum|to_a)$' },
+      },
+    },
+  },
+};
+
 export const assignmentInConditionRule: Rule = {
   id: 'rb.assignment-in-condition',
   languages: ['ruby'],

@@ -1,6 +1,7 @@
 import type { Rule } from '../../rule-schema.js';
 import {
   assignmentInConditionRule,
+  offByOneCountRangeRule,
   offByOneRangeRule,
   selfComparisonRule,
   swallowedExceptionRule,
@@ -84,4 +85,5 @@ export const rubyRules: Rule[] = [
   cookieNotSecureRule,
   cookieNotHttpOnlyRule,
   staticIvRule,
+  offByOneCountRangeRule,
 ];
