@@ -20,8 +20,16 @@ const namedTarget = (regex: string) => ({
     { kind: 'variable_declarator', has: { field: 'name', regex } },
     { kind: 'pair', has: { field: 'key', regex } },
     { kind: 'assignment_expression', has: { field: 'left', regex } },
+    // `token += Math.floor(Math.random() * 10)`: a code built digit by digit.
+    { kind: 'augmented_assignment_expression', has: { field: 'left', regex } },
   ],
 });
+
+/** A class whose instances issue secrets: `SessionStore`, `ApiKeysService`, `ResetTokens`. */
+const SECRET_ISSUER_CLASS = {
+  kind: 'class_declaration',
+  has: { field: 'name', regex: '(?i)(session|token|secret|nonce|csrf|passw|api_?keys?|otp)' },
+};
 
 /**
  * Where a random value ends up that must not be guessable: a token/secret/session-like name, or an
@@ -33,10 +41,13 @@ const RANDOM_SECRET_TARGET = {
     {
       ...namedTarget('^(id|_id|sid)$'),
       inside: {
-        any: ['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
-          kind,
-          has: { field: 'name', regex: '(?i)(session|token|secret|nonce|csrf|passw|apikey|api_key|otp)' },
-        })),
+        any: [
+          ...['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
+            kind,
+            has: { field: 'name', regex: '(?i)(session|token|secret|nonce|csrf|passw|apikey|api_key|otp)' },
+          })),
+          SECRET_ISSUER_CLASS,
+        ],
         stopBy: 'end',
       },
     },
@@ -45,9 +56,15 @@ const RANDOM_SECRET_TARGET = {
 
 /** A function that makes a secret value: `createResetToken`, `inviteCode`, `generateApiKey`, `newOtp`. */
 const SECRET_MAKER_NAME =
-  '(?i)(^(random|generate|gen|make|create|new)_?(key|pin|passcode)s?$|(token|secret|password|passwd|nonce|salt|otp|api_?key|csrf|session_?id)s?|(invite|invitation|verification|verify|reset|confirmation|confirm|access|auth|promo|coupon|voucher|referral|license|activation|recovery|backup|pairing|magic|login|one_?time|signing|encryption)_?(code|key|link|pin)s?)$';
+  '(?i)(^(random|generate|gen|make|create|new)_?(key|pin|passcode)s?$|(token|secret|password|passwd|nonce|salt|otp|api_?key|csrf|session_?id)s?|(invite|invitation|verification|verify|reset|confirmation|confirm|access|auth|promo|coupon|voucher|referral|license|activation|recovery|backup|pairing|magic|login|one_?time|signing|encryption)_?(code|key|link|pin)s?|^(create|generate|make|new|issue)_?(invite|invitation|password_?reset|magic_?link|login_?link)s?)$';
 
-const RANDOM_TARGET_STOP = anyKind(['variable_declarator', 'pair', 'assignment_expression', ...FUNCTION_KINDS]);
+const RANDOM_TARGET_STOP = anyKind([
+  'variable_declarator',
+  'pair',
+  'assignment_expression',
+  'augmented_assignment_expression',
+  ...FUNCTION_KINDS,
+]);
 
 /** `createHash('md5')`, `createHash('sha1')`. */
 const WEAK_HASH_CALL = {
@@ -279,10 +296,13 @@ export const insecureRandomRule: Rule = {
           },
           {
             inside: {
-              any: ['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
-                kind,
-                has: { field: 'name', regex: SECRET_MAKER_NAME },
-              })),
+              any: [
+                ...['function_declaration', 'method_definition', 'variable_declarator'].map((kind) => ({
+                  kind,
+                  has: { field: 'name', regex: SECRET_MAKER_NAME },
+                })),
+                SECRET_ISSUER_CLASS,
+              ],
               stopBy: 'end',
             },
           },
