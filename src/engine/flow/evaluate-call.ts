@@ -336,6 +336,12 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   // An object made from a string (`new URL(text)`) starts with what the text starts with.
   const first = args[0];
   if (call.isNew && first) out.prefix = prefixOf(first);
+  // A list joined into text starts with its first element: `['<p>', name].join('')`,
+  // `"".join(parts)`, `strings.Join(parts, "")`.
+  if (call.name === 'join' || call.name === 'Join') {
+    const head = (receiver?.items ?? first?.items)?.[0];
+    if (head) out.prefix = prefixOf(head);
+  }
   if (match(spec.normalizers)) out.normalized = true;
   // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.
   if (kwargs.size > 0) out.props = kwargs;

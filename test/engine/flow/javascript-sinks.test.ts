@@ -18,6 +18,16 @@ ${body}
   );
 
 describe('JavaScript taint flows: sinks', () => {
+  it("sends markup through Fastify's reply and its chains, and reads a list joined into text by its first element", () => {
+    expect(
+      handler(`  const page = ['<h1>Not found</h1><p>', req.url, '</p>'].join('');
+  reply.code(404).type('text/html').send(page);
+  reply.code(404).send({ error: req.url });
+  reply.send(['{"path":"', req.url, '"}'].join(''));
+  res.write(['<ul>', req.query.item, '</ul>'].join('\\n'));`),
+    ).toEqual(['79@9<-8', '79@12<-12']);
+  });
+
   it('knows an LDAP filter given to search and an XPath expression, not a search or evaluate of anything else', () => {
     expect(
       handler(`  const uid = req.query.uid;

@@ -6,14 +6,15 @@ const each = (object: string, names: string[]): string[] => names.map((n) => `${
 const on = (objects: string[], names: string[]): string[] => objects.flatMap((o) => each(o, names));
 
 const REQUEST = ['req', 'request'];
-const RESPONSE = ['res', 'response'];
+/** Express's and Koa's response, and Fastify's reply. */
+const RESPONSE = ['res', 'response', 'reply'];
 /**
- * Express's response methods that return the response itself, so that a chain ends on it
+ * The response methods (Express's, Fastify's `code`) that return the response itself, so that a chain ends on it
  * (`res.status(404).send(html)`): their result has the type `ExpressResponse`, a name for the
  * analysis only, on which the response's sinks are matched as on `res`.
  */
 // (`set` and `append` are read as a map's and a list's first: a chain through them is not followed.)
-const CHAINED = ['status', 'type', 'header', 'vary', 'location', 'links', 'cookie', 'clearCookie'];
+const CHAINED = ['status', 'code', 'type', 'header', 'vary', 'location', 'links', 'cookie', 'clearCookie'];
 const CHAINED_RESPONSE = 'ExpressResponse';
 /** A response as the sinks are matched on: by its usual names, or as what a chain returned. */
 const RESPONSES = [...RESPONSE, CHAINED_RESPONSE];
@@ -292,7 +293,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     },
     {
       calls: [
-        ...on([...RESPONSES, 'reply', 'ctx'], ['redirect', 'location']),
+        ...on([...RESPONSES, 'ctx'], ['redirect', 'location']),
         'NextResponse.redirect',
         'next/navigation.redirect',
       ],
