@@ -292,4 +292,23 @@ end
     system(request.user_agent)`),
     ).toEqual(['78@3<-3', '78@4<-4', '78@6<-6', '78@7<-7']);
   });
+
+  it("reports Sinatra's not_found and error blocks returning markup built from the request, not fixed pages", () => {
+    expect(
+      flowsOf(
+        'ruby',
+        `class ErrorsApp < Sinatra::Base
+  not_found do
+    path = request.path_info
+    "<h1>Not found</h1><p>#{path} does not exist.</p>"
+  end
+
+  error 403 do
+    "<p>Forbidden</p>"
+  end
+end
+`,
+      ),
+    ).toEqual(['79@4<-3']);
+  });
 });

@@ -69,6 +69,11 @@ export const RUBY_SPEC: FlowSpec = {
       paramsTainted: 'a URL path parameter',
       returnSink: { cwe: 79, kind: 'HTML response' },
     },
+    // Sinatra's error pages: what the block returns is the HTML body too (it has no parameters).
+    {
+      markers: ['not_found', 'error'].flatMap((v) => [v, `Sinatra.Base.${v}`, `Sinatra.Application.${v}`]),
+      returnSink: { cwe: 79, kind: 'HTML response' },
+    },
     // Other route DSLs (Grape, a subclass of an app): parameters from the URL; bodies may be JSON.
     { markers: ROUTE_VERBS.map((v) => `*.${v}`), paramsTainted: 'a URL path parameter' },
   ],
