@@ -18,6 +18,24 @@ ${body}
   );
 
 describe('JavaScript taint flows: sinks', () => {
+  it("reads Hono's c.req input: query, path parameter, body and header", () => {
+    expect(
+      flowsOf(
+        'javascript',
+        `import { exec } from 'node:child_process';
+app.get('/img', async (c) => {
+  const src = c.req.query('src');
+  const upstream = await fetch(src);
+  const { sql } = await c.req.json();
+  await db.query(sql);
+  exec('convert ' + c.req.header('x-format'));
+  await fetch('https://img.example.org/' + encodeURIComponent(c.req.param('id')));
+  return c.body(upstream.body);
+});`,
+      ),
+    ).toEqual(['918@4<-3', '89@6<-5', '78@7<-7']);
+  });
+
   it("sends markup through Fastify's reply and its chains, and reads a list joined into text by its first element", () => {
     expect(
       handler(`  const page = ['<h1>Not found</h1><p>', req.url, '</p>'].join('');

@@ -6,6 +6,8 @@ const each = (object: string, names: string[]): string[] => names.map((n) => `${
 const on = (objects: string[], names: string[]): string[] => objects.flatMap((o) => each(o, names));
 
 const REQUEST = ['req', 'request'];
+/** Hono's request, on the handler's context (named `c` in Hono's own examples and most code). */
+const HONO_REQUEST = 'c.req';
 /** Express's and Koa's response, and Fastify's reply. */
 const RESPONSE = ['res', 'response', 'reply'];
 /**
@@ -65,7 +67,7 @@ const NOSQL_FILTERS = [
 ];
 
 /**
- * Express, Koa, Fastify, Hapi, Next.js, NestJS and AWS Lambda request input; Node's standard
+ * Express, Koa, Fastify, Hapi, Hono, Next.js, NestJS and AWS Lambda request input; Node's standard
  * library and the common database, process, template and HTTP client packages. Names are matched
  * as written and through imports (`import { exec } from 'node:child_process'` is
  * `child_process.exec`).
@@ -119,6 +121,15 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       safeFor: [943],
     },
     { calls: on(REQUEST, ['param']), description: 'a request parameter' },
+    // Hono: the context's `c.req` reads input through calls.
+    { calls: on([HONO_REQUEST], ['query', 'queries']), description: 'the query string' },
+    { calls: on([HONO_REQUEST], ['param']), description: 'a URL path parameter', safeFor: [943] },
+    {
+      calls: on([HONO_REQUEST], ['json', 'text', 'parseBody', 'formData', 'arrayBuffer', 'blob']),
+      description: 'the request body',
+    },
+    { calls: on([HONO_REQUEST], ['header']), description: 'a request header', safeFor: [943, 601] },
+    { attributes: on([HONO_REQUEST], ['url', 'path']), description: 'the request URL', safeFor: [943] },
   ],
   paramSources: [
     { markers: ['Query'], description: 'the query string' },
