@@ -14,6 +14,25 @@ ${extra}`,
   );
 
 describe('Go taint flows', () => {
+  it("reads fiber's c *fiber.Ctx input: a header into a request's URL, a path parameter into SQL", () => {
+    expect(
+      flowsOf(
+        'go',
+        `package main
+
+func proxy(c *fiber.Ctx) error {
+	backend := c.Get("X-Backend-Host")
+	req, _ := http.NewRequest(http.MethodGet, "http://"+backend+"/status", nil)
+	resp, _ := http.DefaultClient.Do(req)
+	db.Query("SELECT * FROM t WHERE id = " + c.Params("id"))
+	db.Query("SELECT * FROM t WHERE id = $1", c.Params("id"))
+	return c.Send(resp.Body)
+}
+`,
+      ),
+    ).toEqual(['918@6<-4', '89@7<-7']);
+  });
+
   it('reports an XPath expression built from the query string, not a constant one', () => {
     expect(
       handler(`	expr := "//product[@sku='" + r.URL.Query().Get("sku") + "']/name"

@@ -12,6 +12,8 @@ const REQUEST = 'Request';
 const REQUEST_URL = 'Request.URL';
 const GIN = 'Context';
 const ECHO = 'Context';
+/** Fiber's `c *fiber.Ctx`. */
+const FIBER = 'Ctx';
 const WRITER = 'ResponseWriter';
 /** Conventional names of an HTTP client whose type the analysis does not see (a struct field). */
 const CLIENTS = ['client', 'Client', 'httpClient', 'HTTPClient', 'HttpClient', 'hc', 'cli'];
@@ -19,8 +21,8 @@ const CLIENTS = ['client', 'Client', 'httpClient', 'HTTPClient', 'HttpClient', '
 const STATEMENTS = ['sql.Stmt', 'sqlx.Stmt', 'sqlx.NamedStmt'];
 
 /**
- * net/http, gin, echo and the standard library. Request input is read through a parameter's type
- * (`r *http.Request`, `c *gin.Context`, `c echo.Context`), so sources are methods and fields of
+ * net/http, gin, echo, fiber and the standard library. Request input is read through a parameter's
+ * type (`r *http.Request`, `c *gin.Context`, `c echo.Context`, `c *fiber.Ctx`), so sources are methods and fields of
  * those types; names as written, matched qualified or not.
  */
 export const GO_SPEC: FlowSpec = {
@@ -33,7 +35,11 @@ export const GO_SPEC: FlowSpec = {
       description: 'the query string',
     },
     {
-      calls: [...on(REQUEST_URL, ['Query']), ...on(ECHO, ['QueryParam', 'QueryParams', 'QueryString'])],
+      calls: [
+        ...on(REQUEST_URL, ['Query']),
+        ...on(ECHO, ['QueryParam', 'QueryParams', 'QueryString']),
+        ...on(FIBER, ['Query', 'Queries', 'QueryParser']),
+      ],
       description: 'the query string',
     },
     { attributes: [`${REQUEST_URL}.RawQuery`], description: 'the query string' },
@@ -51,6 +57,7 @@ export const GO_SPEC: FlowSpec = {
         ...on(REQUEST, ['PathValue']),
         ...on(GIN, ['Param']),
         ...on(ECHO, ['Param', 'ParamValues']),
+        ...on(FIBER, ['Params', 'AllParams', 'ParamsParser']),
         // The chi and gorilla/mux routers' path variables.
         'chi.URLParam',
         'chi.URLParamFromCtx',
@@ -59,12 +66,21 @@ export const GO_SPEC: FlowSpec = {
       description: 'a URL path parameter',
     },
     {
-      calls: [...on(REQUEST, ['UserAgent', 'Referer']), ...on(GIN, ['GetHeader'])],
+      calls: [
+        ...on(REQUEST, ['UserAgent', 'Referer']),
+        ...on(GIN, ['GetHeader']),
+        ...on(FIBER, ['Get', 'GetReqHeaders']),
+      ],
       description: 'a request header',
     },
     { attributes: on(REQUEST, ['Header', 'Trailer']), description: 'a request header' },
     {
-      calls: [...on(REQUEST, ['Cookie', 'Cookies']), ...on(GIN, ['Cookie']), ...on(ECHO, ['Cookie', 'Cookies'])],
+      calls: [
+        ...on(REQUEST, ['Cookie', 'Cookies']),
+        ...on(GIN, ['Cookie']),
+        ...on(ECHO, ['Cookie', 'Cookies']),
+        ...on(FIBER, ['Cookies']),
+      ],
       description: 'a cookie',
     },
     {
@@ -90,12 +106,16 @@ export const GO_SPEC: FlowSpec = {
           'BindHeader',
         ]),
         ...on(ECHO, ['Bind', 'FormFile', 'MultipartForm']),
+        ...on(FIBER, ['Body', 'BodyRaw', 'FormValue', 'FormFile', 'MultipartForm', 'BodyParser']),
       ],
       description: 'the request body',
     },
     { attributes: on(REQUEST, ['Body']), description: 'the request body' },
     {
-      calls: on(REQUEST_URL, ['String', 'EscapedPath', 'RequestURI']),
+      calls: [
+        ...on(REQUEST_URL, ['String', 'EscapedPath', 'RequestURI']),
+        ...on(FIBER, ['OriginalURL', 'Path', 'BaseURL']),
+      ],
       attributes: [...on(REQUEST_URL, ['Path', 'RawPath', 'Fragment']), ...on(REQUEST, ['RequestURI'])],
       description: 'the request URL',
     },
@@ -145,7 +165,10 @@ export const GO_SPEC: FlowSpec = {
     { calls: ['exec.Command', 'exec.CommandContext'], programOnly: true, cwe: 78, kind: 'program to run' },
     // XPath over XML or HTML (antchfx's xmlquery, htmlquery, xpath).
     {
-      calls: [...['xmlquery', 'htmlquery'].flatMap((p) => on(p, ['Find', 'FindOne', 'Query', 'QueryAll'])), 'xpath.Select'],
+      calls: [
+        ...['xmlquery', 'htmlquery'].flatMap((p) => on(p, ['Find', 'FindOne', 'Query', 'QueryAll'])),
+        'xpath.Select',
+      ],
       args: [1],
       cwe: 643,
       kind: 'XPath query',
@@ -356,5 +379,5 @@ export const GO_SPEC: FlowSpec = {
     clear: [],
   },
   selfNames: [],
-  requires: '\\*\\s*http\\.Request\\b|\\bgin\\.Context\\b|\\becho\\.Context\\b',
+  requires: '\\*\\s*http\\.Request\\b|\\bgin\\.Context\\b|\\becho\\.Context\\b|\\bfiber\\.Ctx\\b',
 };
