@@ -18,6 +18,16 @@ ${body}
   );
 
 describe('JavaScript taint flows: sinks', () => {
+  it("takes a query builder's raw fragment as SQL whatever starts it, not the bindings beside it", () => {
+    expect(
+      handler(`  const actor = String(req.query.actor ?? '');
+  await db('audit_log').whereRaw(\`actor = '\${actor}' AND created_at > now()\`);
+  await db('audit_log').whereRaw('actor = ?', [actor]);
+  await db('t').orderByRaw(req.query.sort + ' desc');
+  await pool.query('-- ' + actor);`),
+    ).toEqual(['89@9<-8', '89@11<-11']);
+  });
+
   it("reads Hono's c.req input: query, path parameter, body and header", () => {
     expect(
       flowsOf(

@@ -218,12 +218,6 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
         '*.query',
         '*.execute',
         '*.raw',
-        '*.whereRaw',
-        '*.orderByRaw',
-        '*.havingRaw',
-        '*.joinRaw',
-        '*.selectRaw',
-        '*.fromRaw',
         '*.$queryRawUnsafe',
         '*.$executeRawUnsafe',
         'sequelize.query',
@@ -255,6 +249,23 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       requirePrefix: '^\\s*\\.?/',
       cwe: 643,
       kind: 'XPath query',
+    },
+    // A query builder's raw fragment (knex): a clause, not a whole query, so no statement keyword
+    // starts it (`whereRaw(\`actor = '${actor}'\`)`); the bindings beside it are values.
+    {
+      calls: [
+        '*.whereRaw',
+        '*.orWhereRaw',
+        '*.orderByRaw',
+        '*.havingRaw',
+        '*.joinRaw',
+        '*.selectRaw',
+        '*.fromRaw',
+        '*.groupByRaw',
+      ],
+      args: [0],
+      cwe: 89,
+      kind: 'SQL query',
     },
     // SQL ORMs (Sequelize, TypeORM) take `{ where: ... }` and no query operators from strings.
     {
