@@ -159,6 +159,17 @@ export const templateInjectionRule: Rule = {
           },
           { kind: 'call', has: { field: 'function', kind: 'attribute', regex: '^[\\s\\S]*\\.format$' } },
           fromRequest(),
+          // Template source read from a record rather than a file: `campaign.body`, `page.template`
+          // (not the code's own `self.template` or a constant `settings.TEMPLATE`).
+          {
+            kind: 'attribute',
+            has: {
+              field: 'attribute',
+              regex: '(?i)(body|source|src|template|tpl|content|markup|html|text)$',
+              not: { regex: '^[A-Z][A-Z0-9_]*$' },
+            },
+            not: { regex: '^(self|cls)\\.' },
+          },
           // Built in a variable first, in the same function: `page = "<p>%s</p>" % request.path`.
           {
             kind: 'identifier',
