@@ -19,12 +19,28 @@ import {
  * Template source read from a record rather than a file: `page.source`, `template.body`,
  * `campaign.bodyHtml`, or custom text with a default (`customText ?? 'Thanks <%= name %>'`).
  */
+const RECORD_TEMPLATE = {
+  kind: 'member_expression',
+  has: { field: 'property', regex: '(?i)(body|source|src|template|tpl|content|markup|html|text)$' },
+  not: { regex: '^(this\\.|[A-Z][A-Z0-9_]*\\.|__dirname|process\\.)' },
+};
+
 const TEMPLATE_SOURCE_FROM_DATA = {
   any: [
+    RECORD_TEMPLATE,
+    // Either record's text (`data.customTemplate ? data.customTemplate : tenant.defaultTemplate`),
+    // or fixed markup with one appended (`heading + page.body`).
     {
-      kind: 'member_expression',
-      has: { field: 'property', regex: '(?i)(body|source|src|template|tpl|content|markup|html|text)$' },
-      not: { regex: '^(this\\.|[A-Z][A-Z0-9_]*\\.|__dirname|process\\.)' },
+      kind: 'ternary_expression',
+      any: [
+        { has: { field: 'consequence', ...RECORD_TEMPLATE } },
+        { has: { field: 'alternative', ...RECORD_TEMPLATE } },
+      ],
+    },
+    {
+      kind: 'binary_expression',
+      has: { field: 'operator', regex: '^\\+$' },
+      any: [{ has: { field: 'left', ...RECORD_TEMPLATE } }, { has: { field: 'right', ...RECORD_TEMPLATE } }],
     },
     {
       kind: 'binary_expression',
