@@ -5,6 +5,9 @@ const SECRET_NAME =
 
 const SECRET_CLASS = '(?i)(token|password|secret|api_?key|otp|nonce|credential)';
 
+/** A class that issues one-time codes: `OtpSender`, `LoginCode`, `VerificationMailer`, `PasswordReset`. */
+const ONE_TIME_CODE_CLASS = '(?i)(otp|login_?code|verification|passcode|two_?factor|mfa|2fa|reset|one_?time)';
+
 const SECRET_METHOD = '(?i)(^|_)(token|password|passwd|secret|nonce|salt|otp|api_key)(_|$|\\?|!)';
 
 /** Names of digests that only key or fingerprint data: `cache_key`, `etag`, `checksum`. */
@@ -147,6 +150,12 @@ export const insecureRandomRule: Rule = {
           kind: 'method',
           has: { field: 'name', regex: '^(generate|regenerate|assign|set|build|reset)_\\w+$' },
           inside: { stopBy: 'end', kind: 'class', has: { field: 'name', regex: SECRET_CLASS } },
+        },
+        // A code or PIN made by a class that sends one-time codes: `class OtpSender ... code = rand(...)`.
+        {
+          kind: 'assignment',
+          has: { field: 'left', regex: '^(code|pin|passcode|\\w+_code|\\w+_pin)$' },
+          inside: { stopBy: 'end', kind: 'class', has: { field: 'name', regex: ONE_TIME_CODE_CLASS } },
         },
       ],
     },
