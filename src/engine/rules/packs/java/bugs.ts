@@ -18,6 +18,19 @@ const JAVA_LENGTH = {
 const PLACEHOLDER_COMMENT =
   '(?i)^//\\s*(ignored?|ignoring|ignore (it|this|exception|errors?)|nothing|do nothing|no-?op|empty|swallow(ed)?|todo\\b.*|fixme\\b.*)?[.!]?\\s*$';
 
+/** A call that stores or changes data: a failure there loses it. */
+const WRITE_METHOD =
+  '^(append\\w*|insert\\w*|save\\w*|persist\\w*|merge|update\\w*|upsert\\w*|store\\w*|record\\w*|commit|executeUpdate|executeBatch|batchUpdate|charge|capture|refund|transfer)$';
+
+/** A try whose body writes data (WRITE_METHOD). */
+const WRITE_TRY = {
+  kind: 'try_statement',
+  has: {
+    field: 'body',
+    has: { stopBy: 'end', kind: 'method_invocation', has: { field: 'name', regex: WRITE_METHOD } },
+  },
+};
+
 export const emptyCatchRule: Rule = {
   id: 'java.empty-catch',
   languages: ['java'],
@@ -28,7 +41,11 @@ export const emptyCatchRule: Rule = {
   // Reported on the `catch (...)` line: the parameter, not the whole clause.
   rule: {
     kind: 'catch_formal_parameter',
-    not: { has: { field: 'name', regex: '^(ignored?|expected|_)$' } },
+    all: [
+      { not: { has: { field: 'name', regex: '^(ignored?|expected|_)$' } } },
+      // A write's lost failure is java.swallowed-write-error's, one comment on the line.
+      { not: { inside: { kind: 'catch_clause', inside: WRITE_TRY } } },
+    ],
     inside: {
       kind: 'catch_clause',
       has: {
@@ -41,6 +58,39 @@ export const emptyCatchRule: Rule = {
           { regex: '^\\{\\s*\\w+\\.printStackTrace\\(\\s*\\)\\s*;\\s*\\}$' },
         ],
       },
+    },
+  },
+};
+
+export const swallowedWriteErrorRule: Rule = {
+  id: 'java.swallowed-write-error',
+  languages: ['java'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'A failed write is caught and ignored: the record is lost and nobody knows, whatever the variable is called. Let it propagate, or log it and count or retry the failure.',
+  // Reported on the `catch (...)` line, as java.empty-catch is; this one takes its place there.
+  rule: {
+    kind: 'catch_formal_parameter',
+    inside: {
+      kind: 'catch_clause',
+      all: [
+        {
+          has: {
+            field: 'body',
+            kind: 'block',
+            any: [
+              // Nothing but comments: a reason given (`// best effort`) does not bring the record back.
+              {
+                not: { has: { regex: '^[^{}]', not: { any: [{ kind: 'line_comment' }, { kind: 'block_comment' }] } } },
+              },
+              // Only `e.printStackTrace();`, as java.empty-catch reads it.
+              { regex: '^\\{\\s*\\w+\\.printStackTrace\\(\\s*\\)\\s*;\\s*\\}$' },
+            ],
+          },
+        },
+        { inside: WRITE_TRY },
+      ],
     },
   },
 };

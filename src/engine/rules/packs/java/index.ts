@@ -7,6 +7,7 @@ import {
   offByOneRule,
   selfEqualsRule,
   stringReferenceEqualityRule,
+  swallowedWriteErrorRule,
   unreachableAfterExitRule,
 } from './bugs.js';
 import {
@@ -107,4 +108,5 @@ export const javaRules: Rule[] = [
   weakSecretHashRule,
   staticIvRule,
   cookieNotHttpOnlyRule,
+  swallowedWriteErrorRule,
 ];
