@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { calleeName, calleeProperty, FUNCTION, firstArgument, LANGUAGES } from './fragments.js';
+import { calleeName, calleeProperty, callOfFileFunction, FUNCTION, firstArgument, LANGUAGES } from './fragments.js';
 
 const FS_PROMISE_FUNCTIONS =
   '^(readFile|writeFile|appendFile|mkdir|rm|rmdir|unlink|rename|copyFile|cp|readdir|stat|access|open|truncate|chmod)$';
@@ -255,6 +255,15 @@ export const unawaitedSideEffectRule: Rule = {
         calleeProperty('^(del|invalidate\\w*|evict|purge|expire|unlink|flush\\w*)$', '(?i)cache\\w*$'),
         // `queue.add(job)` (BullMQ), `this.emailQueue.add(...)`.
         calleeProperty('^(add|addBulk)$', '(?i)queue$'),
+        // `purgeExpiredSessions()`: an async function of this file.
+        callOfFileFunction('$F', [
+          {
+            any: [
+              { kind: 'function_declaration', regex: '^async\\b' },
+              { kind: 'variable_declarator', has: { field: 'value', regex: '^async\\b' } },
+            ],
+          },
+        ]),
       ],
     },
     all: [
