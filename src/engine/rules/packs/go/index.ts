@@ -10,7 +10,7 @@ import {
   unreachableCodeRule,
 } from './bugs.js';
 import { decodeInvariantInLoopRule, queryInLoopRule, regexpInLoopRule, stringConcatInLoopRule } from './performance.js';
-import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
+import { cookieNotHttpOnlyRule, cookieNotSecureRule, cookieWithoutFlagsRule } from './security-cookies.js';
 import {
   insecureRandomIdRule,
   insecureRandomRule,
@@ -68,4 +68,5 @@ export const goRules: Rule[] = [
   cookieNotSecureRule,
   cookieNotHttpOnlyRule,
   staticIvRule,
+  cookieWithoutFlagsRule,
 ];

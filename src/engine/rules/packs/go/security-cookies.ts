@@ -34,3 +34,32 @@ export const cookieNotHttpOnlyRule: Rule = {
   cwe: 'CWE-1004',
   cvss: 4.3,
 };
+
+/** A cookie name that says it carries a session or a credential. */
+const SESSION_COOKIE_NAME = '(?i)^"[^"]*(sess|sid|auth|token|remember|login|jwt)[^"]*"$';
+
+export const cookieWithoutFlagsRule: Rule = {
+  id: 'go.cookie-without-flags',
+  languages: ['go'],
+  type: 'security',
+  severity: 'warning',
+  message:
+    'This session cookie sets neither Secure nor HttpOnly, and Go leaves both off: the browser sends it over plain HTTP and any script on the page can read it. Set Secure: true and HttpOnly: true (and SameSite).',
+  rule: {
+    kind: 'composite_literal',
+    has: { field: 'type', regex: 'Cookie$' },
+    all: [
+      {
+        has: {
+          field: 'body',
+          all: [
+            { has: { kind: 'keyed_element', regex: '^Name\\s*:', has: { regex: SESSION_COOKIE_NAME, stopBy: 'end' } } },
+            { not: { has: { kind: 'keyed_element', regex: '^(Secure|HttpOnly)\\s*:' } } },
+          ],
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-614',
+  cvss: 4.3,
+};

@@ -31,7 +31,7 @@ import {
   regexUnchangedInLoopRule,
   stringConcatInLoopRule,
 } from './performance-loops.js';
-import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
+import { cookieNotHttpOnlyRule, cookieNotSecureRule, cookieWithoutFlagsRule } from './security-cookies.js';
 import {
   insecureRandomRule,
   staticIvRule,
@@ -141,4 +141,5 @@ export const javascriptRules: Rule[] = [
   cookieNotHttpOnlyRule,
   staticIvRule,
   offByOneCountLoopRule,
+  cookieWithoutFlagsRule,
 ];

@@ -50,3 +50,32 @@ export const cookieNotHttpOnlyRule: Rule = {
   cwe: 'CWE-1004',
   cvss: 4.3,
 };
+
+export const cookieWithoutFlagsRule: Rule = {
+  id: 'js.cookie-without-flags',
+  languages: LANGUAGES,
+  type: 'security',
+  severity: 'warning',
+  message:
+    'This session cookie is set without secure or httpOnly, which both default to off: the browser sends it over plain HTTP and any script on the page can read it. Pass { httpOnly: true, secure: true, sameSite: "lax" }.',
+  rule: {
+    kind: 'call_expression',
+    // `res.cookie(...)`, `reply.setCookie(...)`, `cookies().set(...)`, `ctx.cookies.set(...)`.
+    has: { field: 'function', kind: 'member_expression', regex: '(\\.(cookie|setCookie)|cookies(\\(\\))?\\.set)$' },
+    all: [
+      {
+        has: {
+          field: 'arguments',
+          all: [
+            { has: { nthChild: 1, kind: 'string', regex: '(?i)(sess|sid|auth|token|remember|login|jwt)' } },
+            { not: { has: { stopBy: 'end', kind: 'pair', regex: '^[\'"]?(secure|httpOnly)[\'"]?\\s*:' } } },
+            // Options kept elsewhere (`res.cookie('sid', id, COOKIE_OPTIONS)`) are not read: not this.
+            { not: { has: { nthChild: 3, not: { kind: 'object' } } } },
+          ],
+        },
+      },
+    ],
+  },
+  cwe: 'CWE-614',
+  cvss: 4.3,
+};

@@ -14,7 +14,7 @@ import {
   regexpNewInLoopRule,
   stringConcatInLoopRule,
 } from './performance.js';
-import { cookieNotHttpOnlyRule, cookieNotSecureRule } from './security-cookies.js';
+import { cookieNotHttpOnlyRule, cookieNotSecureRule, cookieWithoutFlagsRule } from './security-cookies.js';
 import {
   insecureRandomRule,
   staticIvRule,
@@ -86,4 +86,5 @@ export const rubyRules: Rule[] = [
   cookieNotHttpOnlyRule,
   staticIvRule,
   offByOneCountRangeRule,
+  cookieWithoutFlagsRule,
 ];

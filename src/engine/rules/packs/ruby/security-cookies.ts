@@ -44,3 +44,28 @@ export const cookieNotHttpOnlyRule: Rule = {
   cwe: 'CWE-1004',
   cvss: 4.3,
 };
+
+export const cookieWithoutFlagsRule: Rule = {
+  id: 'rb.cookie-without-flags',
+  languages: ['ruby'],
+  type: 'security',
+  severity: 'warning',
+  message:
+    'This session cookie is set without secure: or httponly:, and Rails leaves HttpOnly off for cookies set this way (and Secure off without force_ssl): any script on the page can read it. Add httponly: true and secure: true, or use cookies.encrypted with them.',
+  rule: {
+    kind: 'assignment',
+    has: {
+      field: 'left',
+      kind: 'element_reference',
+      regex:
+        '(?i)^cookies(\\.(signed|encrypted|permanent))*\\[\\s*(:|["\'])\\w*(sess|sid|auth|token|remember|login|jwt)',
+    },
+    all: [
+      {
+        has: { field: 'right', kind: 'hash', not: { has: { kind: 'pair', regex: '^:?(secure|httponly):?\\s*(=>)?' } } },
+      },
+    ],
+  },
+  cwe: 'CWE-614',
+  cvss: 4.3,
+};
