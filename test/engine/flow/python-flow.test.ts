@@ -352,4 +352,20 @@ def v():
       ),
     ).toEqual(['501@4<-3']);
   });
+
+  it('reads a bare redirect in a hunk without its imports as the framework\'s, not a method named so', () => {
+    expect(
+      flowsOf(
+        'python',
+        `@bp.post("/login")
+def login():
+    next_url = request.args.get("next") or url_for("dashboard.index")
+    if next_url == "/":
+        return redirect(url_for("home"))
+    flow.redirect(next_url)
+    return redirect(next_url)
+`,
+      ),
+    ).toEqual(['601@7<-3']);
+  });
 });

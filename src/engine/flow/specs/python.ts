@@ -187,6 +187,8 @@ export const PYTHON_SPEC: FlowSpec = {
       calls: [
         'flask.redirect',
         'django.shortcuts.redirect',
+        // Flask's or Django's, in a hunk read without its imports (a bare name matches only a bare call).
+        'redirect',
         'HttpResponseRedirect',
         'django.http.HttpResponseRedirect',
         'django.http.HttpResponsePermanentRedirect',
