@@ -219,6 +219,10 @@ export const offByOneLoopRule: Rule = {
   fix: '$I < $A.length',
 };
 
+/** The last page's number, or the number of pages. */
+const PAGE_COUNT_NAME =
+  '(?i)(^|\\.)(total_?pages|page_?count|pages_?count|num_?pages|number_?of_?pages|last_?page|max_?page|pages)$';
+
 export const offByOnePageLoopRule: Rule = {
   id: 'js.off-by-one-page-loop',
   languages: LANGUAGES,
@@ -231,8 +235,7 @@ export const offByOnePageLoopRule: Rule = {
     pattern: '$P < $N',
     has: {
       field: 'right',
-      regex:
-        '(?i)(^|\\.)(total_?pages|page_?count|pages_?count|num_?pages|number_?of_?pages|last_?page|max_?page|pages)$',
+      regex: PAGE_COUNT_NAME,
     },
     inside: {
       kind: 'for_statement',
