@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { lockDataDir } from './data-dir-lock.js';
 import { initializeEmbeddedCluster } from './initialize-embedded.js';
+import { loadPGlite } from './load-pglite.js';
 import { parseTimestamptz } from './parse-timestamptz.js';
 import type { Database } from './schema.js';
 import { yieldAfterQuery } from './yield-after-query.js';
@@ -129,10 +130,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     dropConnectionsThatTimedOut(pool);
   } else {
     // Loaded only for the embedded database: a server on PostgreSQL never needs it.
-    const [{ PGlite }, { createPgConfig }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite/node-postgres'),
-    ]);
+    const { PGlite, createPgConfig } = await loadPGlite();
     let lite: PGlite;
     if ('pglite' in target) {
       lite = target.pglite;
