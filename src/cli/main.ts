@@ -2,7 +2,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
 import type { Plan } from '../db/schema.js';
 import { COMMAND_USAGE, commandOf, helpRequest } from './help.js';
-import { limitHeapGrowth } from './limit-heap-growth.js';
+import { capYoungGeneration, limitHeapGrowth } from './limit-heap-growth.js';
 import { UsageError } from './usage-error.js';
 
 // Each command loads its own modules when it runs: `redline review` never loads the server, the
@@ -66,6 +66,8 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve': {
+      // Before the server's modules load.
+      capYoungGeneration();
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
       const { parseRole, serve } = await serveCommand();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { YOUNG_GENERATION_CAP_BYTES } from '../../src/cli/limit-heap-growth.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MODULE = pathToFileURL(path.join(ROOT, 'build/cli/limit-heap-growth.js')).href;
@@ -44,5 +45,44 @@ describe('limitHeapGrowth (redline serve)', () => {
     const limited = await peakHeap('limited');
     expect(unlimited).toBeGreaterThan(0);
     expect(limited).toBeLessThan(unlimited * 0.75);
+  });
+});
+
+// Churn whose survivors fill the young generation, which V8 then grows, in batches between
+// which the event loop turns (as a server's requests and polls do), with the cap ('capped') or
+// without ('free'). Prints the young generation's largest size.
+const CHURN = `
+import { getHeapSpaceStatistics } from 'node:v8';
+if (process.argv[1] === 'capped') (await import(${JSON.stringify(MODULE)})).capYoungGeneration();
+const newSpace = () => getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+const kept = new Array(50000);
+let largest = 0;
+for (let batch = 0; batch < 40; batch++) {
+  for (let i = 0; i < 20000; i++) kept[(batch * 20000 + i) % kept.length] = { n: i, text: 'x' + i };
+  largest = Math.max(largest, newSpace());
+  await new Promise((resolve) => setImmediate(resolve));
+}
+console.log(largest);`;
+
+// The young generation's starting and largest sizes are fixed (1 and 16 MB a semi-space, 32 MB
+// in all) rather than left to the Node version's defaults.
+async function largestYoungGeneration(variant: 'capped' | 'free'): Promise<number> {
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--min-semi-space-size=1',
+    '--max-semi-space-size=16',
+    '--input-type=module',
+    '-e',
+    CHURN,
+    variant,
+  ]);
+  return Number(stdout.trim());
+}
+
+describe('capYoungGeneration (redline serve)', () => {
+  it('stops the young generation growing at the cap, set in the running process', async () => {
+    const free = await largestYoungGeneration('free');
+    const capped = await largestYoungGeneration('capped');
+    expect(free).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
+    expect(capped).toBeLessThanOrEqual(YOUNG_GENERATION_CAP_BYTES);
   });
 });

@@ -21,6 +21,12 @@ describe('the embedded cluster, created in a child process', () => {
     try {
       const { rows } = await sql<{ answer: number }>`select 6 * 7 as answer`.execute(database.db);
       expect(rows).toEqual([{ answer: 42 }]);
+      // It runs with the embedded settings (a smaller cache and fewer connections than PGlite's).
+      const settings = await sql<{ shared_buffers: string; max_connections: string }>`
+        select current_setting('shared_buffers') as shared_buffers, current_setting('max_connections') as max_connections`.execute(
+        database.db,
+      );
+      expect(settings.rows).toEqual([{ shared_buffers: '4MB', max_connections: '5' }]);
     } finally {
       await database.close();
     }
