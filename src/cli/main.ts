@@ -3,6 +3,7 @@ import { ConfigError } from '../config/config-error.js';
 import type { Plan } from '../db/schema.js';
 import { COMMAND_USAGE, commandOf, helpRequest } from './help.js';
 import { capYoungGeneration, limitHeapGrowth } from './limit-heap-growth.js';
+import { restartWithWasmFlag } from './restart-with-wasm-flag.js';
 import { UsageError } from './usage-error.js';
 
 // Each command loads its own modules when it runs: `redline review` never loads the server, the
@@ -66,7 +67,8 @@ async function run(argv: string[], env: Record<string, string | undefined>, io: 
   const [command, ...rest] = argv;
   switch (command) {
     case 'serve': {
-      // Before the server's modules load.
+      // Before the server's modules load (and before anything else: this may start the process again).
+      restartWithWasmFlag(argv);
       capYoungGeneration();
       const { values, positionals } = parse(rest, { role: { type: 'string' } });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);

@@ -12,7 +12,9 @@ export const WASM_FLAG = '--liftoff-only';
 /**
  * Loads PGlite and its node-postgres shim with WASM_FLAG set in this process. V8 reads the flag
  * when a module is compiled, which PGlite does when a database is opened: a module compiled
- * before keeps tiering up (test/db/load-pglite.test.ts).
+ * before keeps tiering up (test/db/load-pglite.test.ts). Node 20 takes the flag set this way;
+ * later runtimes freeze it once started, and `redline serve` puts it on its command line there
+ * (src/cli/restart-with-wasm-flag.ts).
  */
 export async function loadPGlite() {
   setFlagsFromString(WASM_FLAG);
