@@ -55,6 +55,8 @@ export const cookieWithoutFlagsRule: Rule = {
           all: [
             { has: { kind: 'keyed_element', regex: '^Name\\s*:', has: { regex: SESSION_COOKIE_NAME, stopBy: 'end' } } },
             { not: { has: { kind: 'keyed_element', regex: '^(Secure|HttpOnly)\\s*:' } } },
+            // A value written in the code (`Value: "1"`) is a preference, not a credential.
+            { not: { has: { kind: 'keyed_element', regex: '^Value\\s*:\\s*["`]' } } },
           ],
         },
       },

@@ -68,6 +68,15 @@ export const cookieWithoutFlagsRule: Rule = {
           field: 'arguments',
           all: [
             { has: { nthChild: 1, kind: 'string', regex: '(?i)(sess|sid|auth|token|remember|login|jwt)' } },
+            // A value written in the code (`res.cookie('remember', 1)`) is a preference, not a credential.
+            {
+              not: {
+                has: {
+                  nthChild: 2,
+                  any: [{ kind: 'number' }, { kind: 'string' }, { kind: 'true' }, { kind: 'false' }],
+                },
+              },
+            },
             { not: { has: { stopBy: 'end', kind: 'pair', regex: '^[\'"]?(secure|httpOnly)[\'"]?\\s*:' } } },
             // Options kept elsewhere (`res.cookie('sid', id, COOKIE_OPTIONS)`) are not read: not this.
             { not: { has: { nthChild: 3, not: { kind: 'object' } } } },

@@ -62,7 +62,20 @@ export const cookieWithoutFlagsRule: Rule = {
     },
     all: [
       {
-        has: { field: 'right', kind: 'hash', not: { has: { kind: 'pair', regex: '^:?(secure|httponly):?\\s*(=>)?' } } },
+        has: {
+          field: 'right',
+          kind: 'hash',
+          not: {
+            has: {
+              kind: 'pair',
+              any: [
+                { regex: '^:?(secure|httponly):?\\s*(=>)?' },
+                // A value written in the code (`value: "1"`) is a preference, not a credential.
+                { regex: '^:?value:?\\s*(=>)?\\s*(["\'0-9]|true|false)' },
+              ],
+            },
+          },
+        },
       },
     ],
   },
