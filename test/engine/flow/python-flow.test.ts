@@ -353,7 +353,7 @@ def v():
     ).toEqual(['501@4<-3']);
   });
 
-  it('reads a bare redirect in a hunk without its imports as the framework\'s, not a method named so', () => {
+  it("reads a bare redirect in a hunk without its imports as the framework's, not a method named so", () => {
     expect(
       flowsOf(
         'python',
