@@ -27,7 +27,8 @@ export const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
  * (bench/startup-memory). After each collection this stops the growth (a growth factor of 1,
  * which V8 reads each time it would grow) once the cap is reached, and resumes it if V8 shrank
  * the young generation below. A soft cap: the check runs between tasks, so collections within
- * one long synchronous stretch may pass it.
+ * one long synchronous stretch may pass it, and Node 24's V8, which grows the young generation in
+ * smaller steps, stops within about twice the cap (test/cli/limit-heap-growth.test.ts).
  */
 export function capYoungGeneration(): void {
   let held = false;
