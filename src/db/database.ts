@@ -66,8 +66,8 @@ export interface DatabaseHandle {
  * shared_buffers: the 128 MB default is touched as the server warms up, and PostgreSQL touches
  * all of a smaller one at start-up; an embedded database is small and its files stay in the OS
  * page cache, so a small cache costs little. max_connections: PGlite has one session, and
- * PostgreSQL sizes its shared process and lock tables for the default 100. Together 16 MiB less
- * resident than 16 MB and the default (bench/startup-memory).
+ * PostgreSQL sizes its shared process and lock tables for the default 100 (bench/startup-memory
+ * measures what each keeps resident).
  */
 export const EMBEDDED_SETTINGS = ['shared_buffers=4MB', 'max_connections=5'];
 

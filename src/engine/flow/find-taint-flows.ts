@@ -166,20 +166,22 @@ const isField = (spec: FlowSpec, key: string): boolean =>
 
 /**
  * The tainted fields each class's constructor leaves in its instance, by class: its other methods
- * start with them. Only constructors that read input (or are given it by convention) are run, here
- * and once: their own flows are recorded as any entry's.
+ * start with them; and the constructors run for it. Only constructors that read input (or are
+ * given it by convention) are run, here and once: their own flows are recorded as any entry's.
  */
 function constructorFields(
   analysis: Analysis,
   spec: FlowSpec,
   file: FileIR,
   entries: Set<FunctionIR>,
-): Map<string, Env> {
+): { fields: Map<string, Env>; ran: Set<FunctionIR> } {
   const out = new Map<string, Env>();
+  const ran = new Set<FunctionIR>();
   const requestParams = spec.constructors?.requestParams?.names ?? [];
   for (const fn of file.functions) {
     if (!isConstructor(spec, fn)) continue;
     if (!entries.has(fn) && !fn.params.some((p) => requestParams.includes(p.name))) continue;
+    ran.add(fn);
     const { env, frame } = entryOf(spec, fn);
     analysis.stack = [fn];
     // Ruby's last statement is the method's value: a path ends in a return as often as not.
@@ -195,7 +197,7 @@ function constructorFields(
     }
     if (fields.size > 0) out.set(fn.owner as string, fields);
   }
-  return out;
+  return { fields: out, ran };
 }
 
 /** A request handler's parameters and return sink, from its markers. */
@@ -273,10 +275,11 @@ export function analyzeFlows(
   const entries = new Set(entryFunctions(adapter.spec, file));
   const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
   const proving = new Set(holding(file.functions, proved).filter((fn) => reaching.has(fn)));
-  const fields = constructorFields(analysis, adapter.spec, file, entries);
+  // The constructors run here are run once: their flows are recorded like any entry's.
+  const { fields, ran } = constructorFields(analysis, adapter.spec, file, entries);
   for (const fn of file.functions) {
+    if (ran.has(fn)) continue;
     const owned = fields.size > 0 && fn.owner !== undefined ? fields.get(fn.owner) : undefined;
-    if (owned && isConstructor(adapter.spec, fn)) continue;
     if (!proving.has(fn) && !((entries.has(fn) || owned) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn);
     analysis.stack = [fn];

@@ -44,7 +44,7 @@ export const cookieWithoutFlagsRule: Rule = {
   type: 'security',
   severity: 'warning',
   message:
-    'This session cookie sets neither Secure nor HttpOnly, and Go leaves both off: the browser sends it over plain HTTP and any script on the page can read it. Set Secure: true and HttpOnly: true (and SameSite).',
+    'A session cookie without Secure and HttpOnly (both false when not set): the browser sends it over plain HTTP and any script on the page can read it. Set Secure: true and HttpOnly: true, and a SameSite mode.',
   rule: {
     kind: 'composite_literal',
     has: { field: 'type', regex: 'Cookie$' },

@@ -57,7 +57,7 @@ export const cookieWithoutFlagsRule: Rule = {
   type: 'security',
   severity: 'warning',
   message:
-    'This session cookie is set without secure or httpOnly, which both default to off: the browser sends it over plain HTTP and any script on the page can read it. Pass { httpOnly: true, secure: true, sameSite: "lax" }.',
+    'A session cookie without secure and httpOnly (both false when not given): the browser sends it over plain HTTP and any script on the page can read it. Pass { httpOnly: true, secure: true, sameSite: "lax" }.',
   rule: {
     kind: 'call_expression',
     // `res.cookie(...)`, `reply.setCookie(...)`, `cookies().set(...)`, `ctx.cookies.set(...)`.

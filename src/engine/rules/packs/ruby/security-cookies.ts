@@ -51,7 +51,7 @@ export const cookieWithoutFlagsRule: Rule = {
   type: 'security',
   severity: 'warning',
   message:
-    'This session cookie is set without secure: or httponly:, and Rails leaves HttpOnly off for cookies set this way (and Secure off without force_ssl): any script on the page can read it. Add httponly: true and secure: true, or use cookies.encrypted with them.',
+    'A session cookie without secure: and httponly: (HttpOnly is false when not given, Secure too unless force_ssl is on): any script on the page can read it. Add httponly: true and secure: true.',
   rule: {
     kind: 'assignment',
     has: {
