@@ -41,6 +41,10 @@ export function loadRules(packs: unknown[]): Rule[] {
       rules.push(rule);
     }
   }
+  for (const rule of rules) {
+    if (rule.deferTo !== undefined && !seen.has(rule.deferTo))
+      problems.push(`${rule.id}: deferTo: names no rule of the packs`);
+  }
   if (problems.length > 0) throw new RulePackError(problems);
   return rules;
 }

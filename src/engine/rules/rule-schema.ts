@@ -21,6 +21,12 @@ export interface Rule {
   constraints?: Record<string, unknown> | undefined;
   /** Replacement for the matched node, with $METAVARS: rendered as a GitHub suggestion. */
   fix?: string | undefined;
+  /**
+   * The id of a rule that reports the same problem at a better place (where a secret is made,
+   * rather than where its generator is declared): when that rule comments on the file, this one
+   * does not.
+   */
+  deferTo?: string | undefined;
   /** Required for security rules. */
   cwe?: string | undefined;
   cvss?: number | undefined;
@@ -44,7 +50,7 @@ export function ruleProblems(raw: unknown): RuleProblem[] {
   if (!isRecord(raw)) return [{ field: '', message: 'must be an object' }];
   const problems: RuleProblem[] = [];
   const problem = (field: string, message: string) => problems.push({ field, message });
-  const { id, languages, type, severity, message, rule, constraints, fix, cwe, cvss } = raw;
+  const { id, languages, type, severity, message, rule, constraints, fix, deferTo, cwe, cvss } = raw;
   if (typeof id !== 'string') problem('id', 'must be a string');
   else if (!/^[a-z]+\.[a-z0-9-]+$/.test(id)) problem('id', 'must look like <pack>.<name>, e.g. js.eval');
   if (!Array.isArray(languages)) problem('languages', 'must be a list');
@@ -60,6 +66,8 @@ export function ruleProblems(raw: unknown): RuleProblem[] {
   if (!isRecord(rule)) problem('rule', 'must be an ast-grep rule object');
   if (constraints !== undefined && !isRecord(constraints)) problem('constraints', 'must be an object');
   if (fix !== undefined && typeof fix !== 'string') problem('fix', 'must be a string');
+  if (deferTo !== undefined && (typeof deferTo !== 'string' || deferTo === id))
+    problem('deferTo', "must be another rule's id");
   if (cwe !== undefined && (typeof cwe !== 'string' || !/^CWE-\d+$/.test(cwe))) problem('cwe', 'must look like CWE-89');
   if (cvss !== undefined && (typeof cvss !== 'number' || !(cvss >= 0 && cvss <= 10)))
     problem('cvss', 'must be a number from 0 to 10');

@@ -145,5 +145,10 @@ export function runRules(input: RunRulesInput): RuleMatch[] {
       });
     }
   }
-  return matches.sort((a, b) => a.line - b.line || a.ruleId.localeCompare(b.ruleId));
+  // A rule that defers to another says nothing in a file where that one comments.
+  const commented = new Set(matches.map((m) => m.ruleId));
+  const deferring = new Set(rules.filter((r) => r.deferTo !== undefined && commented.has(r.deferTo)).map((r) => r.id));
+  return matches
+    .filter((m) => !deferring.has(m.ruleId))
+    .sort((a, b) => a.line - b.line || a.ruleId.localeCompare(b.ruleId));
 }

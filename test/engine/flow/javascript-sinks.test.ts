@@ -46,6 +46,26 @@ app.get('/img', async (c) => {
     ).toEqual(['918@4<-3', '89@6<-5', '78@7<-7']);
   });
 
+  it("reads the page's URL in browser code into its markup and code, not into the requests it sends", () => {
+    expect(
+      flowsOf(
+        'javascript',
+        `import escapeHtml from 'escape-html';
+export function renderWidget(el) {
+  const params = new URLSearchParams(window.location.search);
+  const callback = params.get('onload') ?? 'void 0';
+  setTimeout(callback, 100);
+  el.innerHTML = '<h2>' + decodeURIComponent(location.hash.slice(1)) + '</h2>';
+  document.write(document.referrer);
+  fetch('/api/items?' + params.toString());
+  fetch(location.href + '/data.json');
+  el.innerHTML = '<h2>' + escapeHtml(params.get('title')) + '</h2>';
+  setTimeout(() => el.remove(), Number(params.get('ttl')));
+}`,
+      ),
+    ).toEqual(['95@5<-3', '79@6<-6', '79@7<-7']);
+  });
+
   it("sends markup through Fastify's reply and its chains, and reads a list joined into text by its first element", () => {
     expect(
       handler(`  const page = ['<h1>Not found</h1><p>', req.url, '</p>'].join('');

@@ -81,6 +81,23 @@ describe('loadRules', () => {
     expect(problemsOf([[valid], [valid]])).toEqual(['js.sample: id: duplicate rule id']);
   });
 
+  it('checks that deferTo names another rule of the packs', () => {
+    expect(problemsOf([[valid, { ...valid, id: 'js.field', deferTo: 'js.sample' }]])).toEqual([]);
+    expect(
+      problemsOf([
+        [
+          { ...valid, id: 'js.self', deferTo: 'js.self' },
+          { ...valid, id: 'js.number', deferTo: 3 },
+          { ...valid, id: 'js.missing', deferTo: 'js.nowhere' },
+        ],
+      ]),
+    ).toEqual([
+      "js.self: deferTo: must be another rule's id",
+      "js.number: deferTo: must be another rule's id",
+      'js.missing: deferTo: names no rule of the packs',
+    ]);
+  });
+
   it('reports a non-object entry', () => {
     expect(problemsOf([[42]])[0]).toMatch(/^#0 \(no id\): \(rule\): /);
   });

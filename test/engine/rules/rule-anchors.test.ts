@@ -208,7 +208,15 @@ describe('the prefilter on the rule packs', () => {
           return hits;
         })
         .sort((a, b) => a.line - b.line || a.ruleId.localeCompare(b.ruleId));
-      expect(filtered.map((m) => `${m.ruleId}:${m.line}`)).toEqual(reference.map((m) => `${m.ruleId}:${m.line}`));
+      // Alone, a rule that defers (`deferTo`) cannot see the rule it defers to: drop it as runRules does.
+      const commented = new Set(reference.map((m) => m.ruleId));
+      const deferred = (id: string) => {
+        const to = RULES.find((r) => r.id === id)?.deferTo;
+        return to !== undefined && commented.has(to);
+      };
+      expect(filtered.map((m) => `${m.ruleId}:${m.line}`)).toEqual(
+        reference.filter((m) => !deferred(m.ruleId)).map((m) => `${m.ruleId}:${m.line}`),
+      );
     }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { javascriptRules } from '../../../src/engine/rules/packs/index.js';
+import { javaRules, javascriptRules } from '../../../src/engine/rules/packs/index.js';
 import type { Rule } from '../../../src/engine/rules/rule-schema.js';
 import { type RunRulesInput, runRules } from '../../../src/engine/rules/run-rules.js';
 
@@ -128,5 +128,30 @@ describe('runRules', () => {
   it('reports one match per rule and line', () => {
     const matches = run('eval(a); eval(b);\neval(c);', { rules: [rule('js.eval')] });
     expect(matches.map((m) => m.line)).toEqual([1, 2]);
+  });
+
+  it('says nothing for a rule that defers, in a file where the rule it defers to comments', () => {
+    const source = [
+      'class ResetTokens {',
+      '  private final Random random = new Random();',
+      '  String newToken() {',
+      '    return Long.toHexString(random.nextLong());',
+      '  }',
+      '}',
+    ].join('\n');
+    const java = (addedLines: number[]) =>
+      runRules({
+        path: 'src/main/java/ResetTokens.java',
+        language: 'java',
+        source,
+        addedLines: new Set(addedLines),
+        rules: javaRules,
+        checkSecurity: true,
+        checkPerformance: true,
+      }).map((m) => [m.ruleId, m.line]);
+    // The change writes the draw: the comment goes where the token is made.
+    expect(java([2, 3, 4])).toEqual([['java.insecure-random', 4]]);
+    // The change only swaps the generator under an unchanged draw: the field is all there is to point at.
+    expect(java([2])).toEqual([['java.insecure-random-field', 2]]);
   });
 });

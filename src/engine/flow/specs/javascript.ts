@@ -66,6 +66,9 @@ const NOSQL_FILTERS = [
   'countDocuments',
 ];
 
+/** What the page's own input cannot harm: everything but its markup, its code and where it navigates. */
+const PAGE_INPUT_SAFE_FOR = [78, 89, 22, 90, 117, 502, 643, 918, 943];
+
 /**
  * Express, Koa, Fastify, Hapi, Hono, Next.js, NestJS and AWS Lambda request input; Node's standard
  * library and the common database, process, template and HTTP client packages. Names are matched
@@ -130,6 +133,18 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     },
     { calls: on([HONO_REQUEST], ['header']), description: 'a request header', safeFor: [943, 601] },
     { attributes: on([HONO_REQUEST], ['url', 'path']), description: 'the request URL', safeFor: [943] },
+    // Browser code: the page's URL and referrer, which a link from anywhere chooses, and the
+    // window's name, which the page that opened it chooses. They matter to what the page renders
+    // or runs; a request the page sends goes from its user's own browser, not the server.
+    {
+      attributes: [
+        ...each('location', ['search', 'hash', 'href', 'pathname']),
+        ...each('document', ['URL', 'documentURI', 'baseURI', 'referrer']),
+        'window.name',
+      ],
+      description: "the page's URL",
+      safeFor: PAGE_INPUT_SAFE_FOR,
+    },
   ],
   paramSources: [
     { markers: ['Query'], description: 'the query string' },

@@ -165,6 +165,43 @@ export const ignoredErrorRule: Rule = {
   },
 };
 
+export const offByOneChunkRule: Rule = {
+  id: 'go.off-by-one-chunk',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop steps through x while i <= len(x) and slices it from i: when len(x) is a multiple of the step, its last round takes x[len(x):], an empty slice, one chunk too many. Use i < len(x).',
+  rule: {
+    kind: 'binary_expression',
+    all: [
+      { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+      { has: { field: 'operator', regex: '^<=$' } },
+      { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+      {
+        inside: {
+          kind: 'for_clause',
+          field: 'condition',
+          // Stepping by more than one (`i += size`): chunks. A loop by one that slices x[i:]
+          // (every split of x, the empty tail included) means it.
+          has: { field: 'update', kind: 'assignment_statement', has: { field: 'operator', regex: '^\\+=$' } },
+          inside: {
+            kind: 'for_statement',
+            has: {
+              field: 'body',
+              has: {
+                stopBy: 'end',
+                kind: 'slice_expression',
+                all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'start', pattern: '$I' } }],
+              },
+            },
+          },
+        },
+      },
+    ],
+  },
+};
+
 export const offByOneRule: Rule = {
   id: 'go.off-by-one',
   languages: ['go'],

@@ -22,6 +22,7 @@ import { cookieNotHttpOnlyRule } from './security-cookies.js';
 import {
   hostnameVerificationDisabledRule,
   insecureRandomCodeRule,
+  insecureRandomFieldRule,
   insecureRandomRule,
   trustAllCertificatesRule,
   trustAllStrategyRule,
@@ -75,6 +76,7 @@ export const javaRules: Rule[] = [
   unsafeDeserializationRule,
   weakHashRule,
   insecureRandomRule,
+  insecureRandomFieldRule,
   trustAllCertificatesRule,
   hostnameVerificationDisabledRule,
   emptyCatchRule,

@@ -122,6 +122,85 @@ export const weakHashRule: Rule = {
   cvss: 5.3,
 };
 
+/** `java.util.Random`, written short or in full. */
+const RANDOM_TYPE = '^(java\\.util\\.)?Random$';
+
+/** The calls that draw a value from a generator. */
+const DRAW = '^(next(Int|Long|Double|Float|Bytes|Boolean|Gaussian)|ints|longs|doubles)$';
+
+/**
+ * A class whose instances issue secrets: `ResetTokens`, `SessionIds`, `ResetCodeService`,
+ * `OtpSender`. Not a tokenizer, nor a rate limiter's token bucket.
+ */
+const SECRET_ISSUER_CLASS = {
+  kind: 'class_declaration',
+  all: [
+    {
+      has: {
+        field: 'name',
+        regex:
+          '(?i)(session|token|secret|nonce|csrf|passw|api_?keys?|otp|(reset|verification|verify|login|one_?time|invite|activation|confirmation)_?codes?)',
+      },
+    },
+    { not: { has: { field: 'name', regex: '(?i)(tokeni[sz]|bucket|lexer)' } } },
+  ],
+};
+
+/** A method of a secret-issuing class, other than one that draws for timing or sampling. */
+const ISSUER_METHOD = {
+  kind: 'method_declaration',
+  not: { has: { field: 'name', regex: '(?i)(jitter|backoff|delay|retry|shuffle|sample|pick|choose|weight|colou?r)' } },
+  inside: { kind: 'class_body', inside: SECRET_ISSUER_CLASS },
+};
+
+/** An index into a list or an array of values is a random pick, not a secret. */
+const NOT_A_PICK = {
+  not: {
+    any: [
+      {
+        inside: {
+          kind: 'argument_list',
+          inside: { kind: 'method_invocation', has: { field: 'name', regex: '^get$' } },
+        },
+      },
+      { inside: { kind: 'array_access', field: 'index' } },
+    ],
+  },
+};
+
+/**
+ * Where a drawn value becomes a secret: in a method named like one (resetToken), a variable
+ * named like a code (`String code = ...`), or a method of a class that issues secrets.
+ */
+const SECRET_DRAW_CONTEXT = {
+  inside: {
+    stopBy: 'end',
+    any: [
+      { kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } },
+      { kind: 'variable_declarator', has: { field: 'name', regex: CODE_NAME } },
+      ISSUER_METHOD,
+    ],
+  },
+};
+
+/** `$R` is a field of the enclosing class made with `new Random()`. */
+const RANDOM_FIELD_NAMED_R = {
+  inside: {
+    stopBy: 'end',
+    kind: 'class_body',
+    has: {
+      kind: 'field_declaration',
+      has: {
+        kind: 'variable_declarator',
+        all: [
+          { has: { field: 'name', pattern: '$R' } },
+          { has: { field: 'value', kind: 'object_creation_expression', has: { field: 'type', regex: RANDOM_TYPE } } },
+        ],
+      },
+    },
+  },
+};
+
 export const insecureRandomRule: Rule = {
   id: 'java.insecure-random',
   languages: ['java'],
@@ -133,7 +212,7 @@ export const insecureRandomRule: Rule = {
     any: [
       {
         any: [
-          { kind: 'object_creation_expression', has: { field: 'type', regex: '^(java\\.util\\.)?Random$' } },
+          { kind: 'object_creation_expression', has: { field: 'type', regex: RANDOM_TYPE } },
           { kind: 'method_invocation', regex: '^Math\\.random\\(' },
         ],
         inside: {
@@ -142,87 +221,84 @@ export const insecureRandomRule: Rule = {
             { kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } },
             { kind: 'variable_declarator', has: { field: 'name', regex: SECRET_NAME } },
             { kind: 'assignment_expression', has: { field: 'left', regex: SECRET_NAME } },
+            ISSUER_METHOD,
           ],
         },
       },
+      // A draw from the class's Random field where it makes a secret: the line that makes it.
       {
-        // A Random field that a method named like a secret (resetToken, newPassword) draws from.
-        kind: 'object_creation_expression',
-        has: { field: 'type', regex: '^(java\\.util\\.)?Random$' },
-        inside: {
-          kind: 'variable_declarator',
-          all: [
-            { has: { field: 'name', pattern: '$R' } },
-            {
-              inside: {
-                kind: 'field_declaration',
-                inside: {
-                  kind: 'class_body',
-                  any: [
-                    {
-                      has: {
-                        kind: 'method_declaration',
-                        all: [
-                          { has: { field: 'name', regex: SECRET_NAME } },
-                          {
-                            has: {
-                              stopBy: 'end',
-                              kind: 'method_invocation',
-                              has: { field: 'object', pattern: '$R' },
-                            },
-                          },
-                        ],
-                      },
-                    },
-                    // `String code = String.format("%06d", random.nextInt(1_000_000));` in any method.
-                    {
-                      has: {
-                        stopBy: 'end',
-                        kind: 'variable_declarator',
-                        all: [
-                          { has: { field: 'name', regex: CODE_NAME } },
-                          {
-                            has: {
-                              field: 'value',
-                              has: {
-                                stopBy: 'end',
-                                kind: 'method_invocation',
-                                all: [
-                                  { has: { field: 'object', pattern: '$R' } },
-                                  { has: { field: 'name', regex: '^next(Int|Long|Bytes|Double)$' } },
-                                  // An index into a list of values is a random pick, not a secret.
-                                  {
-                                    not: {
-                                      any: [
-                                        {
-                                          inside: {
-                                            kind: 'argument_list',
-                                            inside: {
-                                              kind: 'method_invocation',
-                                              has: { field: 'name', regex: '^get$' },
-                                            },
-                                          },
-                                        },
-                                        { inside: { kind: 'array_access', field: 'index' } },
-                                      ],
-                                    },
-                                  },
-                                ],
-                              },
-                            },
-                          },
-                        ],
-                      },
-                    },
-                  ],
-                },
-              },
+        kind: 'method_invocation',
+        all: [
+          { has: { field: 'name', regex: DRAW } },
+          { has: { field: 'object', any: [{ kind: 'identifier', pattern: '$R' }, { pattern: 'this.$R' }] } },
+          RANDOM_FIELD_NAMED_R,
+          SECRET_DRAW_CONTEXT,
+          NOT_A_PICK,
+        ],
+      },
+      // `ThreadLocalRandom.current().nextLong()` in a token method or a secret-issuing class (in
+      // a variable named like a code, `java.insecure-random-code` says it).
+      {
+        kind: 'method_invocation',
+        all: [
+          { has: { field: 'name', regex: DRAW } },
+          { has: { field: 'object', regex: '^(java\\.util\\.concurrent\\.)?ThreadLocalRandom\\.current\\(\\)$' } },
+          {
+            inside: {
+              stopBy: 'end',
+              any: [{ kind: 'method_declaration', has: { field: 'name', regex: SECRET_NAME } }, ISSUER_METHOD],
             },
-          ],
-        },
+          },
+          { not: { inside: { stopBy: 'end', kind: 'variable_declarator', has: { field: 'name', regex: CODE_NAME } } } },
+          NOT_A_PICK,
+        ],
       },
     ],
   },
+  cwe: 'CWE-338',
+  cvss: 7.5,
+};
+
+/** A draw from the Random field `$R` where it makes a secret. */
+const SECRET_DRAW_OF_R = {
+  kind: 'method_invocation',
+  all: [
+    { has: { field: 'object', any: [{ kind: 'identifier', pattern: '$R' }, { pattern: 'this.$R' }] } },
+    { has: { field: 'name', regex: DRAW } },
+    SECRET_DRAW_CONTEXT,
+    NOT_A_PICK,
+  ],
+};
+
+/**
+ * The field itself, for a change that makes the generator predictable under draws it leaves as
+ * they are (`SecureRandom` replaced by `Random`). When the change writes a draw too,
+ * `java.insecure-random` comments there, where the secret is made, and this rule says nothing.
+ */
+export const insecureRandomFieldRule: Rule = {
+  id: 'java.insecure-random-field',
+  languages: ['java'],
+  type: 'security',
+  severity: 'important',
+  message:
+    'This java.util.Random field makes tokens, codes or passwords in this class: its output is predictable (its state can be recovered from a few values), so they can be guessed. Use java.security.SecureRandom.',
+  rule: {
+    kind: 'object_creation_expression',
+    has: { field: 'type', regex: RANDOM_TYPE },
+    inside: {
+      kind: 'variable_declarator',
+      all: [
+        { has: { field: 'name', pattern: '$R' } },
+        {
+          inside: {
+            kind: 'field_declaration',
+            inside: { kind: 'class_body', has: { stopBy: 'end', ...SECRET_DRAW_OF_R } },
+          },
+        },
+      ],
+    },
+  },
+  deferTo: 'java.insecure-random',
   cwe: 'CWE-338',
   cvss: 7.5,
 };

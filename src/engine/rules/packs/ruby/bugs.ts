@@ -125,8 +125,11 @@ export const offByOneCountRangeRule: Rule = {
     regex: '^0\\s*\\.\\.\\s*[^.]',
     has: {
       nthChild: 2,
-      kind: 'identifier',
-      regex: '^(count|[a-z_]*_count|total_pages|pages|num_[a-z_]+)$',
+      any: [
+        { kind: 'identifier', regex: '^(count|[a-z_]*_count|total_pages|pages|num_[a-z_]+)$' },
+        // A number of pages or chunks worked out in place: `(items.length.to_f / size).ceil`.
+        { kind: 'call', has: { field: 'method', regex: '^ceil$' } },
+      ],
     },
     // Iterated: `(0..count).each`, `.map`, `.each_with_object`, ...
     inside: {
@@ -136,6 +139,46 @@ export const offByOneCountRangeRule: Rule = {
         has: { field: 'method', regex: '^(each|map|each_with_index|each_with_object|flat_map|select|sum|to_a)$' },
       },
     },
+  },
+};
+
+export const offByOneWhileRule: Rule = {
+  id: 'rb.off-by-one-while',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop runs while i <= x.length and reads x[i]: its last round reads x[x.length], which is nil. Use i < x.length (or each / each_with_index).',
+  rule: {
+    kind: 'binary',
+    all: [
+      { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+      { has: { field: 'operator', regex: '^<=$' } },
+      {
+        has: {
+          field: 'right',
+          kind: 'call',
+          all: [
+            { has: { field: 'receiver', pattern: '$X' } },
+            { has: { field: 'method', regex: '^(length|size|count)$' } },
+          ],
+        },
+      },
+      {
+        inside: {
+          kind: 'while',
+          field: 'condition',
+          has: {
+            field: 'body',
+            has: {
+              stopBy: 'end',
+              kind: 'element_reference',
+              all: [{ has: { nthChild: 1, pattern: '$X' } }, { has: { nthChild: 2, pattern: '$I' } }],
+            },
+          },
+        },
+      },
+    ],
   },
 };
 
