@@ -37,7 +37,10 @@ function runsShell(shells: string[], command: Value): boolean {
   const name = program?.known ? String(program.constant).split(/[\\/]/).pop() : undefined;
   // A program known to be no shell reads `-c` as its own option (`ping -c 2 host`).
   if (name !== undefined) return shells.includes(name);
-  return flag?.known === true && ['-c', '/c', '/C'].includes(String(flag.constant));
+  if (flag?.known) return ['-c', '/c', '/C'].includes(String(flag.constant));
+  // A program and its first word picked among the code's own constants (`cmd.exe /c` on
+  // Windows, `sh -c` elsewhere) may well be a shell: its command is taken as one.
+  return isFixed(program) && isFixed(flag);
 }
 
 /** The first element of a sequence, or the value itself when it is none. */
@@ -52,7 +55,8 @@ function sinkValues(
 ): Value[] {
   if (sink.receiver) return receiver ? [receiver] : [];
   if (sink.programOnly) {
-    const command = args[0] ?? kwargs.get('args');
+    // Several arguments are the command's words one by one (`new ProcessBuilder("sh", "-c", cmd)`).
+    const command = args.length > 1 ? { items: args } : (args[0] ?? kwargs.get('args'));
     if (!command) return [];
     return runsShell(analysis.spec.shells, command) ? [command] : [firstOf(command)];
   }
@@ -267,7 +271,11 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     const taint = clear(anyTaint(inputs), named.cwes);
     return { taint, safeFor: new Set(named.cwes) };
   }
-  const type = lookup(spec.returns, names) ?? (spec.scoped ? lookup(spec.scoped.returns, names) : undefined);
+  // What `new X(...)` makes is an X, a sink's too (`new ProcessBuilder().command(argv)`).
+  const type =
+    lookup(spec.returns, names) ??
+    (spec.scoped ? lookup(spec.scoped.returns, names) : undefined) ??
+    (call.isNew ? call.callee.split('.').pop() : undefined);
   for (const source of spec.sources) {
     if (source.calls && match(source.calls))
       return { taint: { line: call.line, description: source.description, cleared: safeFor(source.safeFor) }, type };
@@ -332,7 +340,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   }
   if (match(spec.scalarResults)) return type ? { type } : UNKNOWN;
   const taint = anyTaint(inputs);
-  const out: Value = { taint, type: type ?? (call.isNew ? call.callee.split('.').pop() : undefined) };
+  const out: Value = { taint, type };
   // An object made from a string (`new URL(text)`) starts with what the text starts with.
   const first = args[0];
   if (call.isNew && first) out.prefix = prefixOf(first);

@@ -144,6 +144,31 @@ public class GreetingController {
     ).toEqual(['79@17<-4']);
   });
 
+  it("runs a process builder's first word only, unless it is a shell given a command, also one picked per platform", () => {
+    expect(
+      java(`    String name = request.getParameter("file");
+    new ProcessBuilder("convert", "uploads/" + name, "thumbs/" + name).start();
+    new ProcessBuilder(java.util.List.of("dig", "+short", name)).start();
+    new ProcessBuilder("sh", "-c", "convert " + name).start();
+    new ProcessBuilder(name, "--version").start();
+    java.util.List<String> argv = new java.util.ArrayList<String>();
+    if (System.getProperty("os.name").contains("Windows")) {
+      argv.add("cmd.exe");
+      argv.add("/c");
+    } else {
+      argv.add("sh");
+      argv.add("-c");
+    }
+    argv.add("echo " + name);
+    new ProcessBuilder().command(argv).start();
+    java.util.List<String> tool = new java.util.ArrayList<String>();
+    tool.add(System.getenv("IMAGE_TOOL"));
+    tool.add("--input");
+    tool.add(name);
+    new ProcessBuilder(tool).start();`),
+    ).toEqual(['78@7<-4', '78@8<-4', '78@18<-4']);
+  });
+
   it('decides ternaries, ifs and switches on constants and merges both paths otherwise', () => {
     expect(
       java(`    String p = request.getParameter("p");

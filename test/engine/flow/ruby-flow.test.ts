@@ -60,6 +60,16 @@ end
     ).toEqual(['78@5<-3', '78@8<-3', '78@9<-3', '78@10<-3', '78@11<-3']);
   });
 
+  it('takes the words of system and spawn one by one: the program, or all of them for a shell given a command', () => {
+    expect(
+      action(`    f = params[:file]
+    system("convert", f, "out.png")
+    system("sh", "-c", "convert " + f)
+    Process.spawn("/bin/bash", "-c", "tar czf #{f}.tgz #{f}")
+    system(f, "--version")`),
+    ).toEqual(['78@5<-3', '78@6<-3', '78@7<-3']);
+  });
+
   it('follows string interpolation, backticks, %x and a heredoc', () => {
     expect(
       action(`    q = params[:q]

@@ -127,8 +127,13 @@ export const JAVA_SPEC: FlowSpec = {
       cwe: 89,
       kind: 'SQL query',
     },
+    // `Runtime.exec` splits a string into words itself, and takes the environment beside it.
+    { calls: ['Runtime.exec'], cwe: 78, kind: 'operating-system command' },
+    // A process builder runs its first word: the others are that program's arguments, unless it is
+    // a shell given a command (`"sh", "-c", cmd`).
     {
-      calls: ['Runtime.exec', 'new ProcessBuilder', 'ProcessBuilder.command'],
+      calls: ['new ProcessBuilder', 'ProcessBuilder.command'],
+      programOnly: true,
       cwe: 78,
       kind: 'operating-system command',
     },
