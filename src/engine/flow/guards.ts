@@ -74,6 +74,8 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     return NONE;
   }
   if (test.k !== 'call') return NONE;
+  const predicate = predicateCall(analysis, env, test);
+  if (predicate) return predicate;
   const written = [test.callee, `_.${test.name}`];
   if ((test.name === 'contains' || test.name === 'includes') && test.args[0]?.k === 'const' && test.receiver)
     return rejection(analysis, test.args[0].value, test.receiver);
@@ -98,6 +100,32 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
     return { whenTrue: [{ path, cwes: guard.cwes, before }], whenFalse: [] };
   }
   return NONE;
+}
+
+/**
+ * A call of a predicate of this file whose body is one check of its parameters
+ * (`function isSortColumn(v) { return SORTABLE.includes(v); }`, a TypeScript type guard): what
+ * the check proves of a parameter, it proves of the argument given for it.
+ */
+function predicateCall(analysis: Analysis, env: Env, test: Extract<Expr, { k: 'call' }>): Refinements | undefined {
+  if (
+    test.receiver !== undefined &&
+    !(test.receiver.k === 'name' && analysis.spec.selfNames.includes(test.receiver.name))
+  )
+    return undefined;
+  const fn = analysis.functions.get(test.name)?.find((f) => f.params.length === test.args.length);
+  const only = fn?.body.length === 1 ? fn.body[0] : undefined;
+  if (!fn || only?.k !== 'return' || !only.value || analysis.stack.includes(fn)) return undefined;
+  const argumentFor = new Map(fn.params.map((p, i) => [p.name, test.args[i]] as const));
+  const translate = (refinements: Refinement[]): Refinement[] =>
+    refinements.flatMap((r) => {
+      const arg = argumentFor.get(r.path);
+      const path = pathOf(arg);
+      return arg && path ? [{ ...r, path, before: evaluate(analysis, env, arg) }] : [];
+    });
+  // The parameters are unknown in the caller's environment: the check reads only the code's own lists.
+  const inner = refinementsOf(analysis, env, only.value);
+  return { whenTrue: translate(inner.whenTrue), whenFalse: translate(inner.whenFalse) };
 }
 
 /** The prefixes whose test tells a path on this site from a URL: where it holds, or where it does not. */

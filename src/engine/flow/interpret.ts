@@ -1,4 +1,4 @@
-import { type Analysis, type Env, type Frame, recordFlow } from './context.js';
+import { type Analysis, type Env, type Frame, noteSink, recordFlow } from './context.js';
 import { dottedName, evaluate, qualify, readElement } from './evaluate.js';
 import { firstOf, namePattern } from './evaluate-call.js';
 import { foldBinary, truthy } from './fold.js';
@@ -8,6 +8,7 @@ import { matchesAny } from './qualified-name.js';
 import {
   constant,
   isFixed,
+  isSafeFor,
   join,
   keyOf,
   merge,
@@ -167,6 +168,7 @@ function step(analysis: Analysis, env: Env, stmt: Stmt, frame: Frame): Env | und
       const body = firstOf(value);
       for (const sink of frame.returnSinks ?? []) {
         if (sink.requirePrefix !== undefined && !namePattern(sink.requirePrefix).test(prefixOf(body) ?? '')) continue;
+        noteSink(analysis, stmt.line, sink.cwe, isSafeFor(body, sink.cwe));
         const taint = taintFor(body, sink.cwe);
         if (taint)
           recordFlow(analysis, {

@@ -20,6 +20,40 @@ function list(req, res) {
     expect(flowsOf('javascript', swapped)).toEqual(['89@4<-3']);
   });
 
+  it("clears a value that a predicate of the file checks against an allow-list, as the predicate's check would", () => {
+    const typescript = (guard: string) => `import { pool } from '../db';
+const SORTABLE = ['created_at', 'priority', 'title'] as const;
+type SortColumn = (typeof SORTABLE)[number];
+function isSortColumn(value: string): value is SortColumn {
+  return ${guard};
+}
+export async function listSorted(sort: string) {
+  const column = isSortColumn(sort) ? sort : 'created_at';
+  return pool.query(\`SELECT id, title FROM tickets ORDER BY \${column} DESC\`);
+}`;
+    expect(
+      findingsOf('src/repositories/sorted.ts', typescript('(SORTABLE as readonly string[]).includes(value)')),
+    ).toEqual([]);
+    // A predicate that checks something else proves nothing of the value.
+    expect(findingsOf('src/repositories/sorted.ts', typescript('value.length < 20'))).toEqual(['js.sql-injection@9']);
+    const python = `from flask import abort, request
+ALLOWED = {"name", "created_at"}
+
+def is_sortable(column):
+    return column in ALLOWED
+
+@app.route("/users")
+def users():
+    sort = request.args.get("sort", "name")
+    if not is_sortable(sort):
+        abort(400)
+    return db.execute(f"SELECT id FROM users ORDER BY {sort}").fetchall()`;
+    expect(findingsOf('app/views.py', python)).toEqual([]);
+    expect(findingsOf('app/views.py', python.replace('if not is_sortable(sort)', 'if is_sortable(sort)'))).toEqual([
+      'py.sql-injection@12',
+    ]);
+  });
+
   it("disproves a pattern rule's match in a file that reads no request input", () => {
     // No source here: the functions around the rule's matches are run to see what reaches them.
     const repository = `export function listOrders(knex, archived, limit) {

@@ -58,4 +58,30 @@ def x():
     return "ok"`;
     expect(findingsOf(source)).toEqual(['py.command-injection@5']);
   });
+
+  it('goes on a line where a chained sink call is given nothing at its dangerous position', () => {
+    const controller = (where: string) => `class ArchiveController < ApplicationController
+  def index
+    year = params[:year].to_i
+    @posts = Post.where(${where}).order(id: :desc)
+  end
+end`;
+    const rb = (where: string) =>
+      securityFindings('app/controllers/archive_controller.rb', controller(where)).map((f) => `${f.ruleId}@${f.line}`);
+    expect(rb('"extract(year from published_at) = #{year}"')).toEqual([]);
+    expect(rb('"extract(year from published_at) = #{params[:year]}"')).toEqual(['rb.sql-injection@4']);
+  });
+
+  it("goes on a route's returned markup when every value in it is escaped for HTML", () => {
+    const route = (body: string) => `require "sinatra"
+
+get "/greet" do
+  name = ${body}
+  "<p>Hello, #{name}</p>"
+end`;
+    const rb = (body: string) => securityFindings('web/app.rb', route(body)).map((f) => `${f.ruleId}@${f.line}`);
+    expect(rb('Rack::Utils.escape_html(params.fetch("name", "guest"))')).toEqual([]);
+    expect(rb('ERB::Util.html_escape(params["name"].to_s)')).toEqual([]);
+    expect(rb('params.fetch("name", "guest")')).toEqual(['rb.sinatra-html-response@5']);
+  });
 });
