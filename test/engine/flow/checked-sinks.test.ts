@@ -54,6 +54,24 @@ def users():
     ]);
   });
 
+  it('takes a comprehension whose element reads none of its loop names as made of that element alone', () => {
+    const repository = (element: string) => `import sqlite3
+
+def accounts_for_owners(conn: sqlite3.Connection, owner_ids: list[int]):
+    placeholders = ",".join(${element} for owner in owner_ids)
+    return conn.execute(f"SELECT * FROM accounts WHERE owner_id IN ({placeholders})", owner_ids).fetchall()`;
+    expect(findingsOf('app/db/accounts.py', repository('"?"'))).toEqual([]);
+    expect(findingsOf('app/db/accounts.py', repository('str(owner)'))).toEqual(['py.sql-injection@5']);
+    const view = `from flask import request
+
+@app.route("/accounts")
+def accounts():
+    ids = request.args.getlist("id")
+    quoted = ",".join(f"'{i}'" for i in ids)
+    return db.execute(f"SELECT * FROM accounts WHERE id IN ({quoted})").fetchall()`;
+    expect(flowsOf('python', view)).toEqual(['89@7<-5']);
+  });
+
   it("disproves a pattern rule's match in a file that reads no request input", () => {
     // No source here: the functions around the rule's matches are run to see what reaches them.
     const repository = `export function listOrders(knex, archived, limit) {

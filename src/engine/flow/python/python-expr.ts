@@ -44,7 +44,10 @@ function call(node: SgNode): Expr {
   const fn = node.field('function');
   const args: Expr[] = [];
   const kwargs: Record<string, Expr> = {};
-  for (const arg of named(node.field('arguments'))) {
+  const given = node.field('arguments');
+  // `f(x for x in xs)`: a generator written as the only argument is the arguments node itself.
+  const list = given && kindOf(given) === 'generator_expression' ? [given] : named(given);
+  for (const arg of list) {
     if (kindOf(arg) === 'keyword_argument') {
       const value = arg.field('value');
       if (value) kwargs[arg.field('name')?.text() ?? ''] = pythonExpr(value, line);
@@ -165,8 +168,22 @@ export function pythonExpr(node: SgNode, at?: number): Expr {
       return kids()[0] ? sub(kids()[0] as SgNode) : opaque();
     case 'lambda':
       return opaque();
+    case 'generator_expression':
+    case 'list_comprehension':
+    case 'set_comprehension':
+    case 'dictionary_comprehension': {
+      // `",".join("?" for _ in ids)`: an element that reads none of the loop's names takes nothing
+      // of what is iterated (only how many), so the result is made of the element alone.
+      const [element, ...clauses] = kids();
+      if (!element) return opaque();
+      const names = clauses
+        .filter((c) => kindOf(c) === 'for_in_clause')
+        .flatMap((c) => (c.field('left')?.text() ?? '').match(/[A-Za-z_]\w*/g) ?? []);
+      const words = new Set(element.text().match(/[A-Za-z_]\w*/g) ?? []);
+      return names.some((n) => words.has(n)) ? opaque(kids().map(sub)) : opaque([sub(element)]);
+    }
     default:
-      // Comprehensions, slices, starred values: taint of any part.
+      // Slices, starred values: taint of any part.
       return opaque(kids().map(sub));
   }
 }
