@@ -195,6 +195,22 @@ describe('JavaScript taint flows: sanitizers and checks', () => {
     ).toEqual(['78@15<-8', '79@16<-8']);
   });
 
+  it("ends taint for HTML through html-escaper's and escape-goat's escapes, however imported", () => {
+    expect(
+      flowsOf(
+        'javascript',
+        `const { escape } = require('html-escaper');
+const { htmlEscape } = require('escape-goat');
+router.get('/welcome', (ctx) => {
+  ctx.type = 'html';
+  ctx.body = '<p>Welcome back, ' + escape(String(ctx.query.name || '')) + '!</p>';
+  ctx.body = '<p>Hi ' + htmlEscape(ctx.query.name) + '</p>';
+  ctx.body = '<p>Bye ' + ctx.query.name + '</p>';
+});`,
+      ),
+    ).toEqual(['79@7<-7']);
+  });
+
   it('takes a basename, or a resolved path checked against its base, as safe for file paths', () => {
     expect(
       handler(`  const base = '/srv/files';

@@ -154,4 +154,23 @@ describe('runRules', () => {
     // The change only swaps the generator under an unchanged draw: the field is all there is to point at.
     expect(java([2])).toEqual([['java.insecure-random-field', 2]]);
   });
+
+  it('says a weak cipher once in a method that also makes its key, and the key alone where no cipher is', () => {
+    const java = (body: string) =>
+      runRules({
+        path: 'src/main/java/LegacyTicket.java',
+        language: 'java',
+        source: `class LegacyTicket {\n  byte[] encrypt(byte[] k, byte[] p) throws Exception {\n${body}\n  }\n}`,
+        addedLines: new Set([1, 2, 3, 4, 5, 6, 7]),
+        rules: javaRules,
+        checkSecurity: true,
+        checkPerformance: true,
+      })
+        .filter((m) => m.ruleId === 'java.weak-cipher')
+        .map((m) => m.line);
+    const cipher = '    Cipher c = Cipher.getInstance("DES/ECB/PKCS5Padding");';
+    const key = '    c.init(1, SecretKeyFactory.getInstance("DES").generateSecret(new DESKeySpec(k)));';
+    expect(java(`${cipher}\n${key}`)).toEqual([3]);
+    expect(java(key)).toEqual([3]);
+  });
 });

@@ -389,6 +389,8 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
     {
       calls: [
         'escape-html',
+        'html-escaper.escape',
+        'escape-goat.htmlEscape',
         'he.encode',
         'he.escape',
         'validator.escape',

@@ -72,6 +72,16 @@ const WEAK_TRANSFORMATION =
 const WEAK_KEY_ALGORITHM =
   '(?i)^"\\s*(des|desede|tripledes|3des|rc2|rc4|arcfour|arc4|blowfish|pbewith\\w*(des|rc2|rc4)\\w*)"$';
 
+/** `Cipher.getInstance("DES/ECB/PKCS5Padding")`: a weak transformation written out. */
+const WEAK_CIPHER_CALL = {
+  kind: 'method_invocation',
+  all: [
+    { has: { field: 'object', regex: '^(javax\\.crypto\\.)?Cipher$' } },
+    { has: { field: 'name', regex: '^getInstance$' } },
+    literalArgument(WEAK_TRANSFORMATION),
+  ],
+};
+
 export const weakCipherRule: Rule = {
   id: 'java.weak-cipher',
   languages: ['java'],
@@ -82,18 +92,16 @@ export const weakCipherRule: Rule = {
   rule: {
     kind: 'method_invocation',
     any: [
-      {
-        all: [
-          { has: { field: 'object', regex: '^(javax\\.crypto\\.)?Cipher$' } },
-          { has: { field: 'name', regex: '^getInstance$' } },
-          literalArgument(WEAK_TRANSFORMATION),
-        ],
-      },
+      WEAK_CIPHER_CALL,
       {
         all: [
           { has: { field: 'object', regex: '^(javax\\.crypto\\.)?(KeyGenerator|SecretKeyFactory)$' } },
           { has: { field: 'name', regex: '^getInstance$' } },
           literalArgument(WEAK_KEY_ALGORITHM),
+          // The key of a weak cipher made in the same method: one problem, said at the cipher.
+          {
+            not: { inside: { stopBy: 'end', kind: 'method_declaration', has: { stopBy: 'end', ...WEAK_CIPHER_CALL } } },
+          },
         ],
       },
     ],
