@@ -23,6 +23,16 @@ export interface Refinements {
 
 const NONE: Refinements = { whenTrue: [], whenFalse: [] };
 
+/** Conversions to text that keep what a check of the text proves of the value: `path.to_s`, `String(p)`. */
+const AS_TEXT = new Set(['to_s', 'to_str', 'toString', 'String', 'str']);
+
+/** The value a check reads: through a conversion to text, the value converted. */
+function checked(expr: Expr | undefined): Expr | undefined {
+  if (expr?.k !== 'call' || !AS_TEXT.has(expr.name)) return expr;
+  if (expr.receiver && expr.args.length === 0) return expr.receiver;
+  return !expr.receiver && expr.args.length === 1 ? expr.args[0] : expr;
+}
+
 function pathOf(expr: Expr | undefined): string | undefined {
   if (expr?.k === 'index') return indexPath(expr);
   return expr && (expr.k === 'name' || expr.k === 'attr') ? dottedName(expr) || undefined : undefined;
@@ -88,7 +98,7 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
   if (prefixed) return prefixed;
   for (const guard of analysis.spec.guards) {
     if (!matchesAny(guard.calls, written)) continue;
-    const subject = guard.subject === 'receiver' ? test.receiver : test.args[guard.subject];
+    const subject = checked(guard.subject === 'receiver' ? test.receiver : test.args[guard.subject]);
     const host = subject ? hostCheck(analysis, env, subject) : undefined;
     if (host) return { whenTrue: host, whenFalse: [] };
     const path = pathOf(subject);
@@ -147,7 +157,7 @@ function prefixTest(
 ): Refinements | undefined {
   for (const spec of analysis.spec.prefixTests) {
     if (!matchesAny(spec.calls, written)) continue;
-    const subject = spec.subject === 'receiver' ? test.receiver : test.args[spec.subject];
+    const subject = checked(spec.subject === 'receiver' ? test.receiver : test.args[spec.subject]);
     const prefix = test.args[spec.prefix];
     const path = pathOf(subject);
     const known = prefix?.k === 'const' && typeof prefix.value === 'string' ? LOCAL_PREFIXES[prefix.value] : undefined;

@@ -72,6 +72,33 @@ def accounts():
     expect(flowsOf('python', view)).toEqual(['89@7<-5']);
   });
 
+  it('reads a prefix check of a normalised path written on its text (path.to_s, str(p)) as a check of the path', () => {
+    const ruby = (check: string) => `class ExportsController < ApplicationController
+  ROOT = Rails.root.join("storage", "exports").realpath
+
+  def show
+    path = ROOT.join(params[:file].to_s).expand_path
+    return head :not_found unless ${check}
+    send_file path, disposition: "attachment"
+  end
+end`;
+    expect(flowsOf('ruby', ruby('path.to_s.start_with?("#{ROOT}/") && path.file?'))).toEqual([]);
+    expect(flowsOf('ruby', ruby('path.file?'))).toEqual(['22@7<-5']);
+    const python = (check: string) => `import os
+from flask import abort, request, send_file
+
+BASE = os.path.realpath("/srv/exports")
+
+@app.route("/export")
+def export():
+    path = os.path.realpath(os.path.join(BASE, request.args["name"]))
+    if not ${check}:
+        abort(404)
+    return send_file(path)`;
+    expect(flowsOf('python', python('str(path).startswith(BASE + os.sep)'))).toEqual([]);
+    expect(flowsOf('python', python('str(path).endswith(".csv")'))).toEqual(['22@11<-8']);
+  });
+
   it("disproves a pattern rule's match in a file that reads no request input", () => {
     // No source here: the functions around the rule's matches are run to see what reaches them.
     const repository = `export function listOrders(knex, archived, limit) {

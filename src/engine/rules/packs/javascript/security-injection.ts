@@ -295,6 +295,35 @@ export const vmRunRule: Rule = {
   cwe: 'CWE-95',
 };
 
+/**
+ * A bare call of a template library's function, imported under that name (`import template from
+ * 'lodash/template'`, `const { compile } = require('handlebars')`); not a call of a template the
+ * function compiled itself (`const template = Handlebars.compile(src); template(data)` renders).
+ */
+const importedTemplateCall = (names: string) => ({
+  all: [
+    calleeName(names),
+    { has: { field: 'function', pattern: '$TFN' } },
+    {
+      not: {
+        inside: {
+          stopBy: 'end',
+          kind: 'statement_block',
+          has: { stopBy: 'end', kind: 'variable_declarator', has: { field: 'name', pattern: '$TFN' } },
+        },
+      },
+    },
+    {
+      inside: {
+        kind: 'program',
+        stopBy: 'end',
+        regex:
+          '(import|require)[^;\\n]*[\'"](lodash[./]template|lodash|lodash-es|handlebars|pug|ejs|nunjucks|mustache|dot)[\'"]',
+      },
+    },
+  ],
+});
+
 export const templateInjectionRule: Rule = {
   id: 'js.template-injection',
   languages: LANGUAGES,
@@ -314,19 +343,7 @@ export const templateInjectionRule: Rule = {
           // nunjucks/liquidjs environments: `env.renderString(src, vars)`, `engine.parseAndRender(src)`.
           calleeProperty('^(renderString|parseAndRender|parseAndRenderSync)$'),
           // `import template from 'lodash/template'`, `import { compile } from 'handlebars'`.
-          {
-            all: [
-              calleeName('^(template|compile)$'),
-              {
-                inside: {
-                  kind: 'program',
-                  stopBy: 'end',
-                  regex:
-                    '(import|require)[^;\\n]*[\'"](lodash[./]template|lodash|lodash-es|handlebars|pug|ejs|nunjucks|dot)[\'"]',
-                },
-              },
-            ],
-          },
+          importedTemplateCall('^(template|compile)$'),
         ],
       },
       firstArgument(carriesRequest()),
@@ -378,19 +395,7 @@ export const templateFromDataRule: Rule = {
             '^(_|lodash|Handlebars|handlebars|hbs|ejs|pug|jade|nunjucks|Mustache|mustache|dot|doT|Twig|twig|Hogan|hogan|Eta|eta)$',
           ),
           // `import template from 'lodash/template'`, `import { compile } from 'handlebars'`.
-          {
-            all: [
-              calleeName('^(template|compile|render)$'),
-              {
-                inside: {
-                  kind: 'program',
-                  stopBy: 'end',
-                  regex:
-                    '(import|require)[^;\\n]*[\'"](lodash[./]template|lodash|lodash-es|handlebars|pug|ejs|nunjucks|mustache|dot)[\'"]',
-                },
-              },
-            ],
-          },
+          importedTemplateCall('^(template|compile|render)$'),
         ],
       },
     ],
