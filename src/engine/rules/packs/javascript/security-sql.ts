@@ -203,6 +203,18 @@ export const queryBuilderInjectionRule: Rule = {
         },
         // Drizzle / Knex raw fragments: `sql.raw(`... ${x}`)`, `knex.raw('... ' + x)` inside a builder.
         { all: [calleeProperty('^raw$', '^(sql|Prisma\\.sql)$'), firstArgument(RAW_SQL_FRAGMENT)] },
+        // Kysely / Drizzle: `sql.raw(sortBy)` splices a whole variable into the query unescaped
+        // (unless it is a constant, or a local picked from a fixed set).
+        {
+          all: [
+            calleeProperty('^raw$', '^sql$'),
+            firstArgument({
+              kind: 'identifier',
+              all: [{ not: { regex: '^[A-Z][A-Z0-9_]*$' } }, { not: ALLOWLISTED_LOCAL }],
+            }),
+            { inside: { kind: 'program', stopBy: 'end', regex: '[\'"](kysely|drizzle-orm)[\'"]' } },
+          ],
+        },
         {
           all: [
             calleeProperty(

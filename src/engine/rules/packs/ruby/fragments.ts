@@ -64,8 +64,15 @@ export const SAFE_INTERPOLATION =
   '^#\\{\\s*([^{}]*\\.(to_i|to_f|to_d|shellescape|length|size|count|pid)|\\$\\$|(Integer|Float)\\([^{}]*\\)|[A-Z][A-Z0-9_]*|[^{}]*\\b(quote|quote_column_name|quote_table_name|sanitize_sql\\w*|escape|shellescape|table_name|quoted_table_name)\\([^{}]*\\)|[^{}]*\\.map\\(&:to_i\\)\\.join\\([^{}]*\\))\\s*\\}$';
 
 /** A string built with at least one value that may carry a quote or shell metacharacter. */
+const UNSAFE_INTERPOLATED = { kind: 'string', has: { kind: 'interpolation', not: { regex: SAFE_INTERPOLATION } } };
+
 export const unsafeBuiltString = {
-  any: [{ kind: 'string', has: { kind: 'interpolation', not: { regex: SAFE_INTERPOLATION } } }, concatenated],
+  any: [
+    UNSAFE_INTERPOLATED,
+    concatenated,
+    // Adjacent literals continued over lines: `"SELECT ... " \ "WHERE id = #{id}"`.
+    { kind: 'chained_string', has: UNSAFE_INTERPOLATED },
+  ],
 };
 
 /** `x.to_i` and the like: whatever `x` held, the result is a number. */

@@ -97,6 +97,8 @@ export const sqlInjectionDatasetRule: Rule = {
               field: 'receiver',
               any: [
                 { kind: 'instance_variable', regex: '(?i)^@(db|database|sequel)$' },
+                // A database handed in: `def self.events_for(db, name)`.
+                { kind: 'identifier', regex: '(?i)^(db|database|sequel)$' },
                 { regex: '^(DB|Sequel::Model\\.db)$' },
               ],
             },
