@@ -7,7 +7,7 @@ import { run } from './interpret.js';
 import type { FileIR, FunctionIR } from './ir.js';
 import { javaFile } from './java/java-file.js';
 import { javascriptFile } from './javascript/javascript-file.js';
-import { mayNameSink, mayReachSink, routeHint, routeMayApply } from './may-reach-sink.js';
+import { mayNameSink, mayReachSink, routeApplies, routeHint } from './may-reach-sink.js';
 import { pythonFile } from './python/python-file.js';
 import { matchesAny } from './qualified-name.js';
 import { rubyFile } from './ruby/ruby-file.js';
@@ -118,10 +118,7 @@ function entryFunctions(spec: FlowSpec, file: FileIR): FunctionIR[] {
   const imported = wordsIn([...file.aliases].filter(([, full]) => matchesAny(calls, [full])).map(([short]) => short));
   const entries = new Set(
     file.functions.filter(
-      (fn) =>
-        spec.routes.some((r) => routeMayApply(r, fn) && matchesAny(r.markers, fn.markers)) ||
-        mayHaveSource(spec, fn.text) ||
-        imported?.test(fn.text),
+      (fn) => spec.routes.some((r) => routeApplies(r, fn)) || mayHaveSource(spec, fn.text) || imported?.test(fn.text),
     ),
   );
   let reached = [...entries];
@@ -204,7 +201,7 @@ function constructorFields(
 function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
   const env: Env = new Map();
   const frame: Frame = { returns: [], fn };
-  const routes = spec.routes.filter((r) => routeMayApply(r, fn) && matchesAny(r.markers, fn.markers));
+  const routes = spec.routes.filter((r) => routeApplies(r, fn));
   frame.returnSinks = routes.flatMap((r) => (r.returnSink ? [r.returnSink] : []));
   const paramsTainted = routes.find((r) => r.paramsTainted)?.paramsTainted;
   for (const param of fn.params) {

@@ -24,6 +24,11 @@ export interface ParamSourceSpec {
 /** Decorators or annotations that make a function a request handler. */
 export interface RouteSpec {
   markers: string[];
+  /**
+   * Instead of markers: a function with no decorator or annotation at all, a view registered
+   * elsewhere (Flask's `app.add_url_rule`). Give it a `returnSink` with a `textHint`.
+   */
+  unmarked?: boolean | undefined;
   /** Its parameters come from the URL (Flask's `<name>`, FastAPI's path and query parameters). */
   paramsTainted?: string | undefined;
   /**

@@ -108,6 +108,10 @@ export const routeMayApply = (route: RouteSpec, fn: FunctionIR): boolean => {
   return hint === undefined || namePattern(hint).test(fn.text);
 };
 
+/** Whether a function is one of the route's: by its markers, or for an unmarked route by having none. */
+export const routeApplies = (route: RouteSpec, fn: FunctionIR): boolean =>
+  routeMayApply(route, fn) && (route.unmarked ? fn.markers.length === 0 : matchesAny(route.markers, fn.markers));
+
 /**
  * The functions of the file whose run may reach one of the spec's sinks: their text names a
  * sink (or an imported name of one), or is a route whose return is a sink, or calls such a
@@ -129,7 +133,7 @@ export function mayReachSink(
   if (extra.some((name) => !/\w/.test(name))) return new Set(file.functions);
   const words = extra.length > 0 ? new Set([...text.words, ...wordsOf(extra)]) : text.words;
   const own = (fn: FunctionIR): boolean =>
-    spec.routes.some((r) => r.returnSink && routeMayApply(r, fn) && matchesAny(r.markers, fn.markers)) ||
+    spec.routes.some((r) => r.returnSink && routeApplies(r, fn)) ||
     hasWord(fn.text, words) ||
     text.spelled.some((re) => re.test(fn.text));
   const reaching = new Set(file.functions.filter(own));

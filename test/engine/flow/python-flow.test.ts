@@ -34,6 +34,21 @@ def view(db):
     ]);
   });
 
+  it('takes a function without decorators that reads the request and returns markup as a view registered elsewhere', () => {
+    const view = (returned: string, decorator = '') => `from flask import request, jsonify
+
+${decorator}def search_page():
+    q = request.args.get("q", "")
+    html = f"<p>Results for <b>{q}</b></p>"
+    return ${returned}
+
+app.add_url_rule("/search", view_func=search_page)`;
+    expect(flowsOf('python', view('html'))).toEqual(['79@6<-4']);
+    // Text that is no markup, and a decorated function that is no Flask route (a JSON API), are not.
+    expect(flowsOf('python', view('q.upper()'))).toEqual([]);
+    expect(flowsOf('python', view('html', '@login_required\n'))).toEqual([]);
+  });
+
   it('follows %, format, join, concatenation, tuples and augmented assignment', () => {
     expect(
       flask(`    p = request.form["p"]

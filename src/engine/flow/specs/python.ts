@@ -35,6 +35,13 @@ export const PYTHON_SPEC: FlowSpec = {
   routes: [
     // Flask: a view's path parameters come from the URL; what it returns is the HTML body.
     { markers: ['*.route'], paramsTainted: 'a URL path parameter', returnSink: { cwe: 79, kind: 'HTML response' } },
+    // A view registered elsewhere (`app.add_url_rule("/search", view_func=search_page)`): a
+    // function without decorators that reads Flask's request and returns markup.
+    {
+      markers: [],
+      unmarked: true,
+      returnSink: { cwe: 79, kind: 'HTML response', requirePrefix: '^\\s*<', textHint: '\\brequest\\.' },
+    },
     // FastAPI (and Flask 2's shortcuts): parameters are query or path input; returns are JSON by default.
     {
       markers: ['*.get', '*.post', '*.put', '*.delete', '*.patch', '*.api_route'],
