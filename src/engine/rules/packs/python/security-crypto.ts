@@ -35,6 +35,23 @@ export const tlsVerifyDisabledRule: Rule = {
   cvss: 7.4,
 };
 
+export const tlsVerifySessionDisabledRule: Rule = {
+  id: 'py.tls-verify-disabled-session',
+  languages: ['python'],
+  type: 'security',
+  severity: 'important',
+  message:
+    "A session's verify set to False turns off TLS certificate checking for every request it sends: anyone on the network path can read and alter the traffic. Keep verification on, and set verify to a CA bundle's path for a private CA.",
+  rule: {
+    kind: 'assignment',
+    pattern: '$SESSION.verify = False',
+    inside: { kind: 'module', stopBy: 'end', regex: '(?m)^\\s*(import|from)\\s+(requests|httpx)\\b' },
+  },
+  fix: '$SESSION.verify = True',
+  cwe: 'CWE-295',
+  cvss: 7.4,
+};
+
 export const sslUnverifiedContextRule: Rule = {
   id: 'py.ssl-unverified-context',
   languages: ['python'],

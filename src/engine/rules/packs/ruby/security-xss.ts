@@ -22,6 +22,24 @@ export const htmlSafeRule: Rule = {
     kind: 'call',
     any: [
       { all: [{ has: { field: 'method', regex: '^html_safe$' } }, { has: { field: 'receiver', ...interpolated } }] },
+      // Built in a local first: `heading = "<h2>Results for #{query}</h2>"; heading.html_safe`.
+      {
+        all: [
+          { has: { field: 'method', regex: '^html_safe$' } },
+          {
+            has: {
+              field: 'receiver',
+              ...assignedFrom('$HTML', {
+                kind: 'string',
+                has: {
+                  kind: 'interpolation',
+                  not: { regex: '^#\\{\\s*(h|html_escape|sanitize|(ERB::Util|CGI)\\.\\w+)[(\\s]' },
+                },
+              }),
+            },
+          },
+        ],
+      },
       {
         all: [
           { has: { field: 'method', regex: '^html_safe$' } },
