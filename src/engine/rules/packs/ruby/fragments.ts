@@ -72,6 +72,14 @@ export const unsafeBuiltString = {
     concatenated,
     // Adjacent literals continued over lines: `"SELECT ... " \ "WHERE id = #{id}"`.
     { kind: 'chained_string', has: UNSAFE_INTERPOLATED },
+    // Words joined into one string: `["convert", "uploads/#{name}", geometry].join(" ")`.
+    {
+      kind: 'call',
+      all: [
+        { has: { field: 'method', regex: '^join$' } },
+        { has: { field: 'receiver', kind: 'array', has: UNSAFE_INTERPOLATED } },
+      ],
+    },
   ],
 };
 
