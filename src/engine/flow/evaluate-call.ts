@@ -20,6 +20,9 @@ import {
 
 type Call = Extract<Expr, { k: 'call' }>;
 
+/** Calls that fill a pattern's placeholders: Java's, Go's, Python's, Ruby's. */
+const FORMATS = new Set(['format', 'formatted', 'Sprintf', 'sprintf']);
+
 /** The names a call may be known by: as written, through imports, and by its receiver's type. */
 function namesOf(analysis: Analysis, call: Call, receiver: Value | undefined): string[] {
   if (call.isNew) return [`new ${call.callee}`, `new ${qualify(analysis, call.callee)}`];
@@ -351,6 +354,12 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   if (call.name === 'join' || call.name === 'Join') {
     const head = (receiver?.items ?? first?.items)?.[0];
     if (head) out.prefix = prefixOf(head);
+  }
+  // Text formatted from a constant pattern starts with the pattern's text before its first
+  // placeholder: `String.format("<p>%s", x)`, `fmt.Sprintf(...)`, `"<p>{}".format(x)`.
+  if (FORMATS.has(call.name)) {
+    const pattern = [receiver, first].find((v) => v?.known && typeof v.constant === 'string');
+    if (pattern) out.prefix = String(pattern.constant).split(/[%{]/)[0];
   }
   if (match(spec.normalizers)) out.normalized = true;
   // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.

@@ -91,6 +91,10 @@ public class GreetingController {
     ]);
     expect(flowsOf('java', controller('return "Welcome, " + name;'))).toEqual([]);
     expect(flowsOf('java', controller('return "<p>" + HtmlUtils.htmlEscape(name) + "</p>";'))).toEqual([]);
+    // Formatted text starts with its pattern's text before the first placeholder.
+    expect(flowsOf('java', controller('return String.format("<p>Welcome back, %s!</p>", name);'))).toEqual(['79@7<-6']);
+    expect(flowsOf('java', controller('return "<p>Welcome back, %s!</p>".formatted(name);'))).toEqual(['79@7<-6']);
+    expect(flowsOf('java', controller('return String.format("Welcome back, %s!", name);'))).toEqual([]);
     expect(
       flowsOf(
         'java',
