@@ -165,6 +165,13 @@ export const ignoredErrorRule: Rule = {
   },
 };
 
+/** A condition `$I <= len($X)`: true one round past the last index of x. */
+const AT_MOST_LEN = [
+  { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+  { has: { field: 'operator', regex: '^<=$' } },
+  { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+];
+
 export const offByOneChunkRule: Rule = {
   id: 'go.off-by-one-chunk',
   languages: ['go'],
@@ -175,9 +182,7 @@ export const offByOneChunkRule: Rule = {
   rule: {
     kind: 'binary_expression',
     all: [
-      { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
-      { has: { field: 'operator', regex: '^<=$' } },
-      { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+      ...AT_MOST_LEN,
       {
         inside: {
           kind: 'for_clause',
@@ -214,9 +219,7 @@ export const offByOneRule: Rule = {
     any: [
       {
         all: [
-          { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
-          { has: { field: 'operator', regex: '^<=$' } },
-          { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
+          ...AT_MOST_LEN,
           {
             inside: {
               kind: 'for_clause',

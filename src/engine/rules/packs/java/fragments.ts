@@ -89,6 +89,26 @@ export const declaredFrom = (meta: string, value: Record<string, unknown>): Reco
   },
 });
 
+/** Inside a class that declares a field `$meta` from a value matching `value` (no `field` key in it). */
+export const classWithField = (meta: string, value: Record<string, unknown>): Record<string, unknown> => ({
+  stopBy: 'end',
+  kind: 'class_body',
+  has: {
+    kind: 'field_declaration',
+    has: {
+      kind: 'variable_declarator',
+      all: [{ has: { field: 'name', pattern: meta } }, { has: { field: 'value', ...value } }],
+    },
+  },
+});
+
+/** `$meta` names a field of the enclosing class declared from a value matching `value`. */
+export const fieldFrom = (meta: string, value: Record<string, unknown>): Record<string, unknown> => ({
+  kind: 'identifier',
+  pattern: meta,
+  inside: classWithField(meta, value),
+});
+
 /** Handler methods of a Spring controller. */
 export const MAPPING = '@(Get|Post|Put|Delete|Patch|Request)Mapping\\b';
 
@@ -164,24 +184,7 @@ export const literalArgument = (literal: string): Record<string, unknown> => {
       { kind: 'string_literal', regex: literal },
       lookupDefault,
       declaredFrom('$ALGORITHM', holding),
-      {
-        kind: 'identifier',
-        pattern: '$ALGORITHM',
-        inside: {
-          stopBy: 'end',
-          kind: 'class_body',
-          has: {
-            kind: 'field_declaration',
-            has: {
-              kind: 'variable_declarator',
-              all: [
-                { has: { field: 'name', pattern: '$ALGORITHM' } },
-                { has: { field: 'value', kind: 'string_literal', regex: literal } },
-              ],
-            },
-          },
-        },
-      },
+      fieldFrom('$ALGORITHM', { kind: 'string_literal', regex: literal }),
     ],
   });
 };

@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { declaredFrom, literalArgument, NON_SECURITY_DIGEST, WEAK_DIGEST } from './fragments.js';
+import { classWithField, declaredFrom, literalArgument, NON_SECURITY_DIGEST, WEAK_DIGEST } from './fragments.js';
 
 const SECRET_NAME = '(?i)(token|password|passwd|secret|nonce|salt|otp|apikey|sessionid|csrf)$';
 
@@ -193,20 +193,7 @@ const SECRET_DRAW_CONTEXT = {
 
 /** `$R` is a field of the enclosing class made with `new Random()`. */
 const RANDOM_FIELD_NAMED_R = {
-  inside: {
-    stopBy: 'end',
-    kind: 'class_body',
-    has: {
-      kind: 'field_declaration',
-      has: {
-        kind: 'variable_declarator',
-        all: [
-          { has: { field: 'name', pattern: '$R' } },
-          { has: { field: 'value', kind: 'object_creation_expression', has: { field: 'type', regex: RANDOM_TYPE } } },
-        ],
-      },
-    },
-  },
+  inside: classWithField('$R', { kind: 'object_creation_expression', has: { field: 'type', regex: RANDOM_TYPE } }),
 };
 
 export const insecureRandomRule: Rule = {

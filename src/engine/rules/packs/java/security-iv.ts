@@ -1,5 +1,5 @@
 import type { Rule } from '../../rule-schema.js';
-import { declaredFrom } from './fragments.js';
+import { declaredFrom, fieldFrom } from './fragments.js';
 
 /** Bytes written in the code: `new byte[] {1, 2, ...}`, `"0123456789abcdef".getBytes()`. */
 const WRITTEN_BYTES = {
@@ -16,21 +16,7 @@ const FIXED_IV = {
     // `new byte[16]` passed as it is: all zeros (a local filled by nextBytes first is not this).
     { kind: 'array_creation_expression', not: { has: { kind: 'array_initializer' } } },
     declaredFrom('$IV', WRITTEN_BYTES),
-    {
-      kind: 'identifier',
-      pattern: '$IV',
-      inside: {
-        stopBy: 'end',
-        kind: 'class_body',
-        has: {
-          kind: 'field_declaration',
-          has: {
-            kind: 'variable_declarator',
-            all: [{ has: { field: 'name', pattern: '$IV' } }, { has: { field: 'value', ...WRITTEN_BYTES } }],
-          },
-        },
-      },
-    },
+    fieldFrom('$IV', WRITTEN_BYTES),
   ],
 };
 

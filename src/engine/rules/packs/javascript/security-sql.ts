@@ -203,14 +203,19 @@ export const queryBuilderInjectionRule: Rule = {
         },
         // Drizzle / Knex raw fragments: `sql.raw(`... ${x}`)`, `knex.raw('... ' + x)` inside a builder.
         { all: [calleeProperty('^raw$', '^(sql|Prisma\\.sql)$'), firstArgument(RAW_SQL_FRAGMENT)] },
-        // Kysely / Drizzle: `sql.raw(sortBy)` splices a whole variable into the query unescaped
-        // (unless it is a constant, or a local picked from a fixed set).
+        // Kysely / Drizzle: `sql.raw(sortBy)` splices a sort column or direction into the query
+        // unescaped, the usual way a caller's choice gets there (not a local picked from a fixed
+        // set). Other names are most often SQL text the code composed itself.
         {
           all: [
             calleeProperty('^raw$', '^sql$'),
             firstArgument({
               kind: 'identifier',
-              all: [{ not: { regex: '^[A-Z][A-Z0-9_]*$' } }, { not: ALLOWLISTED_LOCAL }],
+              all: [
+                { regex: '(?i)(sort|order|column|field|direction)' },
+                { not: { regex: '^[A-Z][A-Z0-9_]*$' } },
+                { not: ALLOWLISTED_LOCAL },
+              ],
             }),
             { inside: { kind: 'program', stopBy: 'end', regex: '[\'"](kysely|drizzle-orm)[\'"]' } },
           ],
