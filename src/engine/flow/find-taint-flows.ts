@@ -197,8 +197,16 @@ function constructorFields(
   return { fields: out, ran };
 }
 
-/** A request handler's parameters and return sink, from its markers. */
-function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
+/**
+ * A request handler's parameters and return sink, from its markers. `converted`: the declared
+ * types a marked parameter is converted to before the handler runs (`FlowSpec.convertedTypes` and
+ * the file's enums).
+ */
+function entryOf(
+  spec: FlowSpec,
+  fn: FunctionIR,
+  converted: ReadonlySet<string> = new Set(),
+): { env: Env; frame: Frame } {
   const env: Env = new Map();
   const frame: Frame = { returns: [], fn };
   const routes = spec.routes.filter((r) => routeApplies(r, fn));
@@ -211,6 +219,10 @@ function entryOf(spec: FlowSpec, fn: FunctionIR): { env: Env; frame: Frame } {
     }
     let value: Value = param.type ? { type: param.type } : {};
     const marked = spec.paramSources.find((s) => matchesAny(s.markers, param.markers));
+    if (marked && param.type && converted.has(param.type)) {
+      env.set(param.name, { ...value, fixed: true });
+      continue;
+    }
     const requestParams = spec.constructors?.requestParams;
     const described =
       marked?.description ??
@@ -273,12 +285,16 @@ export function analyzeFlows(
   const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
   const proving = new Set(holding(file.functions, proved).filter((fn) => reaching.has(fn)));
   // The constructors run here are run once: their flows are recorded like any entry's.
+  const converted = new Set([
+    ...(adapter.spec.convertedTypes ?? []),
+    ...(adapter.spec.convertedTypes ? (file.enums ?? []) : []),
+  ]);
   const { fields, ran } = constructorFields(analysis, adapter.spec, file, entries);
   for (const fn of file.functions) {
     if (ran.has(fn)) continue;
     const owned = fields.size > 0 && fn.owner !== undefined ? fields.get(fn.owner) : undefined;
     if (!proving.has(fn) && !((entries.has(fn) || owned) && reaching.has(fn))) continue;
-    const { env, frame } = entryOf(adapter.spec, fn);
+    const { env, frame } = entryOf(adapter.spec, fn, converted);
     analysis.stack = [fn];
     run(analysis, new Map([...analysis.globals, ...(owned ?? []), ...env]), fn.body, frame);
   }

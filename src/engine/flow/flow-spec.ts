@@ -215,6 +215,14 @@ export interface FlowSpec {
    * had converted it itself (`Value.fixed`), whatever source marks it.
    */
   convertingMarkers?: string[] | undefined;
+  /**
+   * Declared types the framework converts a marked request parameter to before the handler runs,
+   * refusing a request whose text does not convert (Spring's and JAX-RS's `int limit`, `UUID id`,
+   * an array of them; the adapters give a type without its generic arguments, so a `List<Long>` is
+   * not known to be one): such a parameter is no text anyone can shape (`Value.fixed`). An enum
+   * the file declares is one too.
+   */
+  convertedTypes?: string[] | undefined;
   routes: RouteSpec[];
   sinks: SinkSpec[];
   assignSinks: AssignSinkSpec[];

@@ -133,6 +133,8 @@ export interface FileIR {
   /** Statements at module or class level (globals, fields), run before each function. */
   globals: Stmt[];
   classes: string[];
+  /** The enums the file declares, where the language has them (Java). */
+  enums?: string[] | undefined;
   /** Short names bound by imports to their qualified names (`Popen` -> `subprocess.Popen`). */
   aliases: Map<string, string>;
 }

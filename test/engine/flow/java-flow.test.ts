@@ -219,6 +219,29 @@ public class GreetingController {
     ).toEqual(['89@10<-4']);
   });
 
+  it('takes a request parameter declared as a number, date, UUID or an enum of the file as converted, not a String', () => {
+    const controller = (param: string, query: string) => `package com.example.admin;
+
+@RestController
+public class ExportController {
+    enum Table { ORDERS, INVOICES }
+    private JdbcTemplate jdbc;
+
+    @GetMapping("/export")
+    public List<Map<String, Object>> export(${param}) {
+        return jdbc.queryForList(${query});
+    }
+}`;
+    const sql = (name: string) => `"SELECT * FROM t WHERE v = '" + ${name} + "'"`;
+    expect(flowsOf('java', controller('@RequestParam Table table', sql('table.name()')))).toEqual([]);
+    expect(flowsOf('java', controller('@QueryParam("limit") @DefaultValue("20") int limit', sql('limit')))).toEqual([]);
+    expect(flowsOf('java', controller('@RequestParam long[] ids', sql('ids[0]')))).toEqual([]);
+    expect(flowsOf('java', controller('@PathVariable UUID id', sql('id')))).toEqual([]);
+    expect(flowsOf('java', controller('@RequestParam String table', sql('table')))).toEqual(['89@10<-9']);
+    // An enum of another file may be anything the analysis cannot see: a String-like type stays input.
+    expect(flowsOf('java', controller('@RequestParam Region region', sql('region')))).toEqual(['89@10<-9']);
+  });
+
   it('does not report a sink reached by a constant or through parameter binding', () => {
     expect(
       java(`    String p = request.getParameter("p");

@@ -224,5 +224,6 @@ export function javaFile(root: SgNode): FileIR {
   }
   const globals = nodes.fields.flatMap(declarations);
   const classes = nodes.classes.map((c) => c.field('name')?.text() ?? '');
-  return { functions, globals, classes, aliases: new Map() };
+  const enums = nodes.classes.filter((c) => kindOf(c) === 'enum_declaration').map((c) => c.field('name')?.text() ?? '');
+  return { functions, globals, classes, enums, aliases: new Map() };
 }

@@ -61,6 +61,11 @@ export const JAVA_SPEC: FlowSpec = {
     { markers: ['HeaderParam'], description: 'a request header' },
     { markers: ['CookieParam'], description: 'a cookie' },
   ],
+  convertedTypes: [
+    ...['int', 'long', 'short', 'byte', 'double', 'float', 'boolean'],
+    ...['Integer', 'Long', 'Short', 'Byte', 'Double', 'Float', 'Boolean', 'BigDecimal', 'BigInteger', 'UUID'],
+    ...['LocalDate', 'LocalDateTime', 'LocalTime', 'Instant', 'OffsetDateTime', 'ZonedDateTime', 'Duration'],
+  ],
   routes: [
     // Spring MVC: a handler returning "redirect:" followed by input sends the browser there.
     {
