@@ -176,8 +176,15 @@ function hostCheck(analysis: Analysis, env: Env, expr: Expr): Refinement[] | und
   const part = expr.k === 'attr' ? expr.name : expr.k === 'call' && expr.args.length === 0 ? expr.name : undefined;
   const object = expr.k === 'attr' ? expr.object : expr.k === 'call' ? expr.receiver : undefined;
   if (!part || !object || !analysis.spec.urlHosts.includes(part)) return undefined;
-  const from = evaluate(analysis, env, object).parsedFrom;
-  return from ? [{ path: from, cwes: [601, 918] }] : undefined;
+  const parsed = evaluate(analysis, env, object);
+  const from = parsed.parsedFrom;
+  // The parsed URL itself too, when it is a variable (`const url = new URL(...)`, then `fetch(url)`).
+  const own = parsed.type === 'URL' ? pathOf(object) : undefined;
+  const checked: Refinement[] = [
+    ...(from ? [{ path: from, cwes: [601, 918] }] : []),
+    ...(own ? [{ path: own, cwes: [601, 918], before: parsed }] : []),
+  ];
+  return checked.length > 0 ? checked : undefined;
 }
 
 /** `"../" in x`: where it does not hold, x is safe for what that text would have broken. */

@@ -99,6 +99,18 @@ def export():
     expect(flowsOf('python', python('str(path).endswith(".csv")'))).toEqual(['22@11<-8']);
   });
 
+  it('clears a parsed URL whose own host the code checks against an allow-list, for the requests it makes', () => {
+    const route = (check: string) => `const HOSTS = new Set(['avatars.githubusercontent.com', 'secure.gravatar.com']);
+export async function GET(request) {
+  const url = new URL(request.nextUrl.searchParams.get('src') ?? '', 'https://secure.gravatar.com');
+  if (url.protocol !== 'https:' || ${check}) return new Response(null, { status: 400 });
+  return fetch(url);
+}`;
+    expect(flowsOf('typescript', route('!HOSTS.has(url.hostname)'))).toEqual([]);
+    // A check of something else about it proves nothing of its host.
+    expect(flowsOf('typescript', route("!url.pathname.startsWith('/avatar/')"))).toEqual(['918@5<-3']);
+  });
+
   it("disproves a pattern rule's match in a file that reads no request input", () => {
     // No source here: the functions around the rule's matches are run to see what reaches them.
     const repository = `export function listOrders(knex, archived, limit) {
