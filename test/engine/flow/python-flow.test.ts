@@ -49,6 +49,25 @@ app.add_url_rule("/search", view_func=search_page)`;
     expect(flowsOf('python', view('html', '@login_required\n'))).toEqual([]);
   });
 
+  it("reads aiohttp's request input: the query, the route's match_info and the awaited body", () => {
+    expect(
+      flowsOf(
+        'python',
+        `import asyncio
+from aiohttp import web
+
+async def flush(request: web.Request) -> web.Response:
+    params = await request.post()
+    opts = {"zone": params.get("zone", "example.internal")}
+    await asyncio.create_subprocess_shell("rndc flush %(zone)s" % opts)
+    name = request.match_info["name"]
+    await asyncio.create_subprocess_shell("rndc reload " + name)
+    await asyncio.create_subprocess_shell("rndc stats " + request.query.get("view", ""))
+    return web.json_response({"ok": True})`,
+      ),
+    ).toEqual(['78@7<-5', '78@9<-8', '78@10<-10']);
+  });
+
   it('follows %, format, join, concatenation, tuples and augmented assignment', () => {
     expect(
       flask(`    p = request.form["p"]

@@ -7,10 +7,15 @@ const each = (module: string, names: string[]): string[] => names.map((n) => `${
 const SUBPROCESS = each('subprocess', ['call', 'run', 'Popen', 'check_call', 'check_output']);
 const LOG_LEVELS = ['debug', 'info', 'warning', 'warn', 'error', 'critical', 'exception', 'log'];
 
-/** Flask, Django, FastAPI and the standard library; names as written, matched qualified or not. */
+/** Flask, Django, FastAPI, aiohttp and the standard library; names as written, matched qualified or not. */
 export const PYTHON_SPEC: FlowSpec = {
   sources: [
-    { attributes: request(['args', 'GET', 'query_params', 'query_string']), description: 'the query string' },
+    {
+      attributes: request(['args', 'GET', 'query_params', 'query_string', 'query', 'rel_url.query']),
+      description: 'the query string',
+    },
+    // aiohttp: the route's `{name}` parts.
+    { attributes: request(['match_info']), description: 'a URL path parameter' },
     { attributes: request(['form', 'POST', 'values']), description: 'the form body' },
     { attributes: request(['cookies', 'COOKIES']), description: 'a cookie' },
     { attributes: request(['headers', 'META', 'environ', 'authorization']), description: 'a request header' },
@@ -20,7 +25,11 @@ export const PYTHON_SPEC: FlowSpec = {
       attributes: request(['path', 'full_path', 'url', 'base_url', 'path_info', 'view_args']),
       description: 'the request URL',
     },
-    { calls: request(['get_json', 'get_data', 'json', 'body', 'form']), description: 'the request body' },
+    // Flask's and Starlette's, and aiohttp's `await request.post()` / `text()` / `read()`.
+    {
+      calls: request(['get_json', 'get_data', 'json', 'body', 'form', 'post', 'text', 'read']),
+      description: 'the request body',
+    },
   ],
   paramSources: [
     { markers: ['Query', 'fastapi.Query'], description: 'the query string' },
