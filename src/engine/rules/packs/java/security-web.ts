@@ -210,6 +210,13 @@ export const ssrfHttpClientRule: Rule = {
   cwe: 'CWE-918',
 };
 
+/** Not a path whose file name alone is kept: `Path.of(name).getFileName()`, `new File(name).getName()`. */
+const NOT_FILE_NAME_ONLY = {
+  not: {
+    inside: { field: 'object', kind: 'method_invocation', has: { field: 'name', regex: '^(getFileName|getName)$' } },
+  },
+};
+
 export const pathTraversalRequestRule: Rule = {
   id: 'java.path-traversal-request',
   languages: ['java'],
@@ -233,13 +240,18 @@ export const pathTraversalRequestRule: Rule = {
         regex: '^(req|request|httpRequest|servletRequest)\\.(getParameter|getHeader|getPathInfo)\\(',
       },
     },
-    not: {
-      inside: {
-        stopBy: 'end',
-        kind: 'method_declaration',
-        has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.startsWith\\(' },
+    all: [
+      {
+        not: {
+          inside: {
+            stopBy: 'end',
+            kind: 'method_declaration',
+            has: { stopBy: 'end', kind: 'method_invocation', regex: '\\.startsWith\\(' },
+          },
+        },
       },
-    },
+      NOT_FILE_NAME_ONLY,
+    ],
   },
   cwe: 'CWE-22',
 };
@@ -254,7 +266,7 @@ export const pathTraversalRule: Rule = {
   rule: {
     any: [
       // Built and used in place: `Files.readAllBytes(Paths.get(BASE, file))`.
-      { ...springRequestPath, not: { inside: { kind: 'variable_declarator' } } },
+      { ...springRequestPath, all: [{ not: { inside: { kind: 'variable_declarator' } } }, NOT_FILE_NAME_ONLY] },
       // Built into a local first: reported where the file is read, written or deleted.
       {
         ...FILE_SINK,
