@@ -14,6 +14,7 @@ import {
   join,
   prefixOf,
   taintFor,
+  taintOf,
   UNKNOWN,
   type Value,
 } from './value.js';
@@ -252,6 +253,18 @@ function pureInputs(env: Env, call: Call, receiver: Value | undefined, args: Val
   return r && !isModule ? [receiver, ...inputs] : inputs.length > 0 ? inputs : [undefined];
 }
 
+/**
+ * The constant pattern a formatting call fills: its receiver (`"<p>{}".format(x)`, `"%s".formatted(x)`),
+ * or the first argument of a function (`String.format`, `fmt.Sprintf`, `util.format`, Ruby's
+ * `format`); not the argument of a value's own `format` (`dayjs(at).format("YYYY")` formats the
+ * date: a receiver that holds input or has a type is such a value).
+ */
+function formatPattern(receiver: Value | undefined, first: Value | undefined): string | undefined {
+  const text = (v: Value | undefined) => (v?.known && typeof v.constant === 'string' ? v.constant : undefined);
+  const aValue = receiver !== undefined && (taintOf(receiver) !== undefined || receiver.type !== undefined);
+  return text(receiver) ?? (aValue ? undefined : text(first));
+}
+
 /** A call's value: sinks are checked on its arguments, then sanitizers, sources, this file's functions and containers decide it. */
 export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const { spec } = analysis;
@@ -357,10 +370,8 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   }
   // Text formatted from a constant pattern starts with the pattern's text before its first
   // placeholder: `String.format("<p>%s", x)`, `fmt.Sprintf(...)`, `"<p>{}".format(x)`.
-  if (FORMATS.has(call.name)) {
-    const pattern = [receiver, first].find((v) => v?.known && typeof v.constant === 'string');
-    if (pattern) out.prefix = String(pattern.constant).split(/[%{]/)[0];
-  }
+  const pattern = FORMATS.has(call.name) ? formatPattern(receiver, first) : undefined;
+  if (pattern !== undefined) out.prefix = pattern.split(/[%{]/)[0];
   if (match(spec.normalizers)) out.normalized = true;
   // A constructor's keyword flags (`XMLParser(resolve_entities=True)`) decide some sinks later.
   if (kwargs.size > 0) out.props = kwargs;

@@ -66,6 +66,22 @@ export function renderWidget(el) {
     ).toEqual(['95@5<-3', '79@6<-6', '79@7<-7']);
   });
 
+  it("takes a formatting function's pattern as the text's start, not the pattern a value formats itself with", () => {
+    expect(
+      flowsOf(
+        'javascript',
+        `const util = require('node:util');
+const dayjs = require('dayjs');
+router.get('/x', (req, res) => {
+  const when = dayjs(req.query.at);
+  res.send(when.format('<p>YYYY-MM-DD</p>'));
+  res.send(util.format('<p>%s</p>', req.query.name));
+  res.send(util.format('Hello %s', req.query.name));
+});`,
+      ),
+    ).toEqual(['79@6<-6']);
+  });
+
   it("sends markup through Fastify's reply and its chains, and reads a list joined into text by its first element", () => {
     expect(
       handler(`  const page = ['<h1>Not found</h1><p>', req.url, '</p>'].join('');

@@ -172,6 +172,12 @@ const AT_MOST_LEN = [
   { has: { field: 'right', kind: 'call_expression', pattern: 'len($X)' } },
 ];
 
+/** A `for` statement whose body holds, at any depth, a node matching `rule`. */
+const loopBodyHas = (rule: Record<string, unknown>) => ({
+  kind: 'for_statement',
+  has: { field: 'body', has: { stopBy: 'end', ...rule } },
+});
+
 export const offByOneChunkRule: Rule = {
   id: 'go.off-by-one-chunk',
   languages: ['go'],
@@ -190,17 +196,10 @@ export const offByOneChunkRule: Rule = {
           // Stepping by more than one (`i += size`): chunks. A loop by one that slices x[i:]
           // (every split of x, the empty tail included) means it.
           has: { field: 'update', kind: 'assignment_statement', has: { field: 'operator', regex: '^\\+=$' } },
-          inside: {
-            kind: 'for_statement',
-            has: {
-              field: 'body',
-              has: {
-                stopBy: 'end',
-                kind: 'slice_expression',
-                all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'start', pattern: '$I' } }],
-              },
-            },
-          },
+          inside: loopBodyHas({
+            kind: 'slice_expression',
+            all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'start', pattern: '$I' } }],
+          }),
         },
       },
     ],
@@ -224,17 +223,10 @@ export const offByOneRule: Rule = {
             inside: {
               kind: 'for_clause',
               field: 'condition',
-              inside: {
-                kind: 'for_statement',
-                has: {
-                  field: 'body',
-                  has: {
-                    stopBy: 'end',
-                    kind: 'index_expression',
-                    all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
-                  },
-                },
-              },
+              inside: loopBodyHas({
+                kind: 'index_expression',
+                all: [{ has: { field: 'operand', pattern: '$X' } }, { has: { field: 'index', pattern: '$I' } }],
+              }),
             },
           },
         ],
