@@ -71,7 +71,7 @@ export function analyzeSource(
   if (options.checkSecurity && role === 'production') {
     const flow = flowReview(language, root, file.path, source, toReal, matches);
     // A rule's match on a sink the analysis saw reached only by the code's own constants goes.
-    matches = matches.filter((m) => !flow.disproves(m));
+    matches = matches.filter((m) => !flow.disproves(m) && !flow.repeats(m, added));
     matches.push(...flow.matches);
   }
   const findings: Finding[] = [];

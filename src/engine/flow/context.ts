@@ -15,6 +15,11 @@ export interface TaintFlow {
   variable?: string | undefined;
   /** For a sink inside a function of the file, the line of the outermost call that reached it. */
   callLine?: number | undefined;
+  /**
+   * The sink builds a query another call runs (its name: `text`): reported where the variable
+   * it is stored in is used.
+   */
+  atUse?: string | undefined;
 }
 
 /** Variables in scope: names, and `this.field`/`self.attr` paths, to their values. */

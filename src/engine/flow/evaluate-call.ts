@@ -180,6 +180,7 @@ function checkSinks(
         cwe: sink.cwe,
         sinkKind: sink.kind,
         variable: taint.variable ?? (argExpr?.k === 'name' ? argExpr.name : undefined),
+        atUse: sink.reportAtUse ? call.name : undefined,
       });
       break;
     }

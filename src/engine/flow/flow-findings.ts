@@ -182,6 +182,32 @@ export function flowRuleDescriptions(): Record<string, string> {
   return out;
 }
 
+/** `stmt = text(...)`, `req := ldap.NewSearchRequest(...)`, `XPathExpression e = x.compile(...)`. */
+const ASSIGNED =
+  /^\s*(?:(?:const|let|var|final)\s+)*(?:[\w.]+(?:<[^=]*>)?(?:\[\])*\s+)?(\w+)(?:\s*,\s*\w+)*\s*(?::\s*[^=]+)?:?=(?!=)\s*(?:await\s+)?([\w.:]+)\s*\(/;
+
+/**
+ * Where a query built on `line` by a call of `builder` runs: when the call is the whole value
+ * stored in a variable, the first later line of the same block that names the variable; `line`
+ * itself otherwise (built inline, stored nowhere, or never used there).
+ */
+export function useLine(lines: readonly string[], line: number, builder: string): number {
+  const text = lines[line - 1] ?? '';
+  const assigned = ASSIGNED.exec(text);
+  const name = assigned?.[1];
+  if (name === undefined || assigned?.[2]?.split(/[.:]/).pop() !== builder) return line;
+  const indent = /^\s*/.exec(text)?.[0].length ?? 0;
+  const named = new RegExp(`(?<![\\w.$@])${name}\\b`);
+  for (let i = line; i < lines.length; i++) {
+    const next = lines[i] ?? '';
+    if (next.trim() === '') continue;
+    // A line left of the assignment closes its block: the value is used nowhere after it.
+    if ((/^\s*/.exec(next)?.[0].length ?? 0) < indent) break;
+    if (named.test(next)) return i + 1;
+  }
+  return line;
+}
+
 /**
  * The flow analysis' findings for a parsed file, shaped as rule matches: on the sink's line, the
  * comment naming the source's. `toReal` maps parsed lines to the file's (hunks parsed alone).
@@ -197,6 +223,18 @@ export function flowFindings(
   return flowReview(language, root, path, source, toReal, ruleMatches).matches;
 }
 
+export interface FlowReview {
+  matches: RuleMatch[];
+  disproves: (match: RuleMatch) => boolean;
+  /**
+   * A rule's match of a CWE on the line a flow of that CWE starts from, the flow reported on
+   * another added line: `new File(dir, req.getParameter("name"))` flagged by a rule, the file
+   * opened two lines below. One comment, the flow's, where the value is used and naming the
+   * line it came from.
+   */
+  repeats: (match: RuleMatch, added: ReadonlySet<number>) => boolean;
+}
+
 /**
  * The flow findings, and the rule matches they disprove: a security rule's match of a CWE on a
  * line where the analysis saw that CWE's sink reached only by the code's own constants (a branch
@@ -209,14 +247,16 @@ export function flowReview(
   source: string,
   toReal: (line: number) => number | undefined,
   ruleMatches: readonly RuleMatch[] = [],
-): { matches: RuleMatch[]; disproves: (match: RuleMatch) => boolean } {
+): FlowReview {
   // A flow through a helper that a rule reports at either end, with the same CWE, is said once.
   const ruled = new Set(ruleMatches.map((m) => `${m.line}:${m.cwe}`));
   const prefix = PREFIX[language];
-  const none = { matches: [], disproves: () => false };
+  const none = { matches: [], disproves: () => false, repeats: () => false };
   if (!prefix) return none;
   const lines = source.split(/\r?\n/);
   const matches: RuleMatch[] = [];
+  // `${sourceLine}:CWE-n` -> the lines its flows are reported on.
+  const reportedFrom = new Map<string, number[]>();
   let flows: TaintFlow[];
   let constantSinks: Set<string>;
   try {
@@ -230,11 +270,14 @@ export function flowReview(
     const rule = RULES[flow.cwe];
     if (!rule) continue;
     if (flow.callLine !== undefined && ruled.has(`${flow.callLine}:CWE-${flow.cwe}`)) continue;
-    const code = (lines[flow.sinkLine - 1] ?? '').trim();
+    const sinkLine = flow.atUse ? useLine(lines, flow.sinkLine, flow.atUse) : flow.sinkLine;
+    const origin = `${flow.sourceLine}:CWE-${flow.cwe}`;
+    reportedFrom.set(origin, [...(reportedFrom.get(origin) ?? []), sinkLine]);
+    const code = (lines[sinkLine - 1] ?? '').trim();
     const from = toReal(flow.sourceLine);
     const what = flow.variable
       ? `\`${flow.variable}\` comes from ${flow.sourceDescription}`
-      : `A value from ${flow.sourceDescription}`;
+      : `a value comes from ${flow.sourceDescription}`;
     const where = from === undefined ? '' : ` on line ${from}`;
     const ruleId = `${prefix}.flow.${rule.slug}`;
     matches.push({
@@ -245,9 +288,9 @@ export function flowReview(
         rule.message?.(flow, what, where) ??
         `${rule.title}: ${what}${where} and reaches this ${flow.sinkKind} unchecked; ${rule.advice}.`,
       path,
-      line: flow.sinkLine,
-      startLine: flow.sinkLine,
-      endLine: flow.sinkLine,
+      line: sinkLine,
+      startLine: sinkLine,
+      endLine: sinkLine,
       snippet: code.slice(0, 200),
       code: `${code}\0${flow.variable ?? ''}`,
       cwe: `CWE-${flow.cwe}`,
@@ -256,5 +299,8 @@ export function flowReview(
   }
   const disproves = (match: RuleMatch) =>
     match.type === 'security' && constantSinks.has(`${match.line}:${match.cwe?.replace(/^CWE-/, '')}`);
-  return { matches, disproves };
+  const repeats = (match: RuleMatch, added: ReadonlySet<number>) =>
+    match.type === 'security' &&
+    (reportedFrom.get(`${match.line}:${match.cwe}`) ?? []).some((line) => line !== match.line && added.has(line));
+  return { matches, disproves, repeats };
 }

@@ -117,6 +117,12 @@ export interface SinkSpec {
    * known (`secure=app.config[...]`, or set on one path only) was thought about: not reported.
    */
   flag?: { arg?: number | undefined; kwarg?: string | undefined; prop?: string | undefined } | undefined;
+  /**
+   * It builds a query that another call runs (SQLAlchemy's `text()`, an LDAP filter or search
+   * request, a compiled XPath): when the built value is stored in a variable, the finding goes on
+   * the line that first uses that variable (`session.execute(stmt)`), where the query runs.
+   */
+  reportAtUse?: boolean | undefined;
 }
 
 /** Assignments into an object that are sinks: `session[key] = value`. */

@@ -173,7 +173,9 @@ export const GO_SPEC: FlowSpec = {
       cwe: 643,
       kind: 'XPath query',
     },
-    { calls: ['xpath.Compile', 'xpath.MustCompile'], args: [0], cwe: 643, kind: 'XPath query' },
+    { calls: ['xpath.Compile', 'xpath.MustCompile'], args: [0], cwe: 643, kind: 'XPath query', reportAtUse: true },
+    // go-ldap: the search request's filter (its seventh argument), run by `conn.Search(req)`.
+    { calls: ['ldap.NewSearchRequest'], args: [6], cwe: 90, kind: 'LDAP query', reportAtUse: true },
     {
       calls: [
         'os.Open',
@@ -292,6 +294,8 @@ export const GO_SPEC: FlowSpec = {
     // Both leave letters, digits and `-_.~`: no markup, quote, slash, space or line break survives.
     { calls: ['url.QueryEscape', 'url.PathEscape'], cwes: [79, 89, 78, 117] },
     { calls: ['filepath.Base', 'path.Base'], cwes: [22] },
+    // go-ldap's escapes: `*()\\` and NUL in a filter value, the special characters of a DN.
+    { calls: ['ldap.EscapeFilter', 'ldap.EscapeDN'], cwes: [90] },
   ],
   prefixTests: [{ calls: ['strings.HasPrefix'], subject: 0, prefix: 1 }],
   guards: [

@@ -196,7 +196,8 @@ export const JAVA_SPEC: FlowSpec = {
     },
     // A directory search on a context of unknown type: its filter is `(attr=value)`.
     { calls: ['*.search'], args: [1], requirePrefix: '^\\s*\\(', cwe: 90, kind: 'LDAP query' },
-    { calls: on(['XPath'], ['evaluate', 'compile', 'evaluateExpression']), args: [0], cwe: 643, kind: 'XPath query' },
+    { calls: on(['XPath'], ['evaluate', 'evaluateExpression']), args: [0], cwe: 643, kind: 'XPath query' },
+    { calls: on(['XPath'], ['compile']), args: [0], cwe: 643, kind: 'XPath query', reportAtUse: true },
     { calls: on(['HttpSession'], ['setAttribute', 'putValue']), cwe: 501, kind: 'session attribute' },
     { calls: on(['HttpServletResponse'], ['sendRedirect']), unlessFixedHost: true, cwe: 601, kind: 'redirect' },
     {

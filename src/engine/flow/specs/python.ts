@@ -156,12 +156,13 @@ export const PYTHON_SPEC: FlowSpec = {
     // CWE-94 (code injection) as CodeQL's py/code-injection reports it; CWE-95 is its eval-only child.
     { calls: ['eval', 'exec', 'compile'], args: [0], cwe: 94, kind: 'code evaluation' },
     {
-      calls: ['*.execute', '*.executemany', '*.executescript', '*.raw', 'sqlalchemy.text', 'RawSQL'],
+      calls: ['*.execute', '*.executemany', '*.executescript', '*.raw', 'RawSQL'],
       args: [0],
       kwargs: ['sql', 'statement'],
       cwe: 89,
       kind: 'SQL query',
     },
+    { calls: ['sqlalchemy.text'], args: [0], cwe: 89, kind: 'SQL query', reportAtUse: true },
     // Django's QuerySet.extra: each of these keywords is raw SQL (or a list of it).
     { calls: ['*.extra'], args: [], kwargs: ['where', 'select', 'tables', 'order_by'], cwe: 89, kind: 'SQL query' },
     {
