@@ -20,6 +20,11 @@ export interface TaintFlow {
    * it is stored in is used.
    */
   atUse?: string | undefined;
+  /**
+   * A redirect target checked to start with `/` and not `//`, with no check for a backslash:
+   * `/\\host` still leaves the site in a browser, but the check stops the plain attack.
+   */
+  slashChecked?: boolean | undefined;
 }
 
 /** Variables in scope: names, and `this.field`/`self.attr` paths, to their values. */

@@ -180,7 +180,8 @@ function checkSinks(
         cwe: sink.cwe,
         sinkKind: sink.kind,
         variable: taint.variable ?? (argExpr?.k === 'name' ? argExpr.name : undefined),
-        atUse: sink.reportAtUse ? call.name : undefined,
+        ...(sink.reportAtUse ? { atUse: call.name } : {}),
+        ...(sink.cwe === 601 && value.local?.slash && value.local.noAuthority ? { slashChecked: true } : {}),
       });
       break;
     }
@@ -311,8 +312,13 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   }
   if (match(spec.responses)) return { type: 'Response' };
   const parsed = call.args[0];
-  if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr'))
-    return { taint: anyTaint(inputs), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
+  if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr')) {
+    // `new URL(path, request.url)`: the base is this site, only the path can move the host.
+    const base = call.args[1];
+    const ownBase = base !== undefined && spec.ownUrls?.includes(dottedName(base)) === true;
+    const from = ownBase ? inputs.filter((v) => v !== args[1]) : inputs;
+    return { taint: anyTaint(from), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
+  }
   if (sunk) return type ? { type } : UNKNOWN;
   const prop = receiver && spec.scoped ? lookup(spec.scoped.propSetters, names) : undefined;
   if (receiver && prop) {

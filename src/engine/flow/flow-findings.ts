@@ -117,6 +117,10 @@ const RULES: Record<number, FlowRule> = {
     severity: 'important',
     cvss: 6.1,
     advice: 'redirect only to a relative path or a host on an allow-list',
+    message: (flow, what, where) =>
+      flow.slashChecked
+        ? `Open redirect: ${what}${where}; it is checked to start with \`/\` and not \`//\`, but \`/\\evil.example\` passes both checks and browsers follow it to another host; reject a backslash too, or redirect only to paths on an allow-list.`
+        : `Open redirect: ${what}${where} and reaches this redirect unchecked; ${RULES[601]?.advice}.`,
   },
   501: {
     slug: 'trust-boundary',
@@ -283,7 +287,8 @@ export function flowReview(
     matches.push({
       ruleId,
       type: 'security',
-      severity: rule.severity,
+      // The check stops the plain attack; what it misses is worth a comment, not a blocked merge.
+      severity: flow.slashChecked ? 'warning' : rule.severity,
       message:
         rule.message?.(flow, what, where) ??
         `${rule.title}: ${what}${where} and reaches this ${flow.sinkKind} unchecked; ${rule.advice}.`,

@@ -243,6 +243,18 @@ export interface FlowSpec {
   /** URL parsers (`urlparse`, `new URI`), and the parts of their result that name the host. */
   urlParsers: string[];
   urlHosts: string[];
+  /**
+   * The request's own URL or origin as written (`request.url`, `request.nextUrl.origin`): the
+   * client reached this site through it, so as a URL parser's base (`new URL(path, request.url)`)
+   * it gives this site's origin, and a parsed URL's origin or host equal to it is on this site.
+   */
+  ownUrls?: string[] | undefined;
+  /**
+   * The framework's redirect makes a path a full URL on this host (Rails' `redirect_to "/x"`
+   * sends `https://this.host/x`, Sinatra's too): there, a target that starts with `/` and not
+   * `//` is a path on this site, backslash or not.
+   */
+  redirectKeepsHost?: boolean | undefined;
   /** Sanitizers known by a naming convention (`escapeHtml`, `html_escape`): a regular expression on the name. */
   sanitizerNames: { pattern: string; cwes: number[] }[];
   /**

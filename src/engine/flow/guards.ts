@@ -75,6 +75,8 @@ export function refinementsOf(analysis: Analysis, env: Env, test: Expr): Refinem
       return test.op === 'in' ? { whenTrue: found, whenFalse: [] } : { whenTrue: [], whenFalse: found };
     }
     if (['==', '===', '!=', '!=='].includes(test.op)) {
+      const host = sameSite(analysis, env, test.left, test.right) ?? sameSite(analysis, env, test.right, test.left);
+      if (host) return test.op.startsWith('=') ? { whenTrue: host, whenFalse: [] } : { whenTrue: [], whenFalse: host };
       const [variable, other] = test.right.k === 'const' ? [test.left, test.right] : [test.right, test.left];
       const path = pathOf(variable);
       if (!path || other.k !== 'const') return NONE;
@@ -162,7 +164,11 @@ function prefixTest(
     const path = pathOf(subject);
     const known = prefix?.k === 'const' && typeof prefix.value === 'string' ? LOCAL_PREFIXES[prefix.value] : undefined;
     if (!path || !subject || !known) return undefined;
-    const found = [{ path, mark: known.mark, before: evaluate(analysis, env, subject) }];
+    const before = evaluate(analysis, env, subject);
+    const found = [{ path, mark: known.mark, before }];
+    // Where the redirect writes this host before a path, `/\\host` is a path like any other.
+    if (known.mark === 'noAuthority' && analysis.spec.redirectKeepsHost)
+      found.push({ path, mark: 'noBackslash', before });
     return known.holds ? { whenTrue: found, whenFalse: [] } : { whenTrue: [], whenFalse: found };
   }
   return undefined;
@@ -185,6 +191,15 @@ function hostCheck(analysis: Analysis, env: Env, expr: Expr): Refinement[] | und
     ...(own ? [{ path: own, cwes: [601, 918], before: parsed }] : []),
   ];
   return checked.length > 0 ? checked : undefined;
+}
+
+/**
+ * `url.origin === request.nextUrl.origin`, `u.hostname == "api.example.org"`: a parsed URL's
+ * host equal to the request's own, or to a host the code wrote, keeps the URL where it holds.
+ */
+function sameSite(analysis: Analysis, env: Env, part: Expr, other: Expr): Refinement[] | undefined {
+  const own = other.k === 'const' ? typeof other.value === 'string' : analysis.spec.ownUrls?.includes(dottedName(other));
+  return own ? hostCheck(analysis, env, part) : undefined;
 }
 
 /** `"../" in x`: where it does not hold, x is safe for what that text would have broken. */

@@ -214,6 +214,19 @@ function mergeTaint(a: Taint | undefined, b: Taint | undefined): Taint | undefin
   return { ...a, cleared: cleared && cleared.size > 0 ? cleared : undefined };
 }
 
+/**
+ * What both paths' checks found of a redirect target's start; a path with no input (the
+ * fallback `'/'` of `ok ? next : '/'`) takes nothing away.
+ */
+function localOfBoth(a: Value, b: Value): Value['local'] {
+  const input = (v: Value) => v.taint !== undefined || v.rest !== undefined;
+  if (!input(a)) return b.local;
+  if (!input(b)) return a.local;
+  if (!a.local || !b.local) return undefined;
+  const both = Object.fromEntries(Object.keys(a.local).filter((k) => b.local?.[k as LocalMark]).map((k) => [k, true]));
+  return Object.keys(both).length > 0 ? both : undefined;
+}
+
 /** The value after two paths meet: tainted if either is; a constant only if both agree. */
 export function merge(a: Value | undefined, b: Value | undefined): Value {
   // A variable assigned on one path only may hold anything on the other.
@@ -226,6 +239,7 @@ export function merge(a: Value | undefined, b: Value | undefined): Value {
     prefix: a.prefix === b.prefix ? a.prefix : undefined,
     parsedFrom: a.parsedFrom === b.parsedFrom ? a.parsedFrom : undefined,
     setAt: a.setAt ?? b.setAt,
+    local: localOfBoth(a, b),
     fixed: (isFixed(a) && isFixed(b)) || undefined,
     safeFor: safeForAll([a, b]),
   };

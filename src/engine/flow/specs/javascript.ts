@@ -503,6 +503,7 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
   ],
   urlParsers: ['new URL', 'url.parse'],
   urlHosts: ['host', 'hostname', 'origin'],
+  ownUrls: [...on(['req', 'request'], ['url', 'nextUrl', 'nextUrl.origin', 'nextUrl.href']), 'location.origin'],
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html|sanitize_?html)$', cwes: [79] }],
   appendsTo: [],
   exits: ['process.exit'],

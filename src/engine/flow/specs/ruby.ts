@@ -353,6 +353,7 @@ export const RUBY_SPEC: FlowSpec = {
   ],
   urlParsers: ['URI.parse', 'new URI', 'Addressable.URI.parse'],
   urlHosts: ['host', 'hostname'],
+  redirectKeepsHost: true,
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
   appendsTo: each('StringIO', ['write', 'puts', 'print']),
   exits: ['halt', 'raise', 'fail', 'abort', 'exit', 'exit!', 'not_found', 'error!', 'redirect', 'pass'],
