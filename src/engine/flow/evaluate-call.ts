@@ -312,12 +312,15 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   }
   if (match(spec.responses)) return { type: 'Response' };
   const parsed = call.args[0];
-  if (match(spec.urlParsers) && parsed && (parsed.k === 'name' || parsed.k === 'attr')) {
+  if (match(spec.urlParsers) && parsed) {
     // `new URL(path, request.url)`: the base is this site, only the path can move the host.
     const base = call.args[1];
     const ownBase = base !== undefined && spec.ownUrls?.includes(dottedName(base)) === true;
     const from = ownBase ? inputs.filter((v) => v !== args[1]) : inputs;
-    return { taint: anyTaint(from), parsedFrom: dottedName(parsed) || undefined, type: 'URL' };
+    const variable = parsed.k === 'name' || parsed.k === 'attr' ? dottedName(parsed) : '';
+    // Its text's constant start stays its start: `new URL("https://api.example/" + p)` keeps that host.
+    const prefix = args[0] ? prefixOf(args[0]) : undefined;
+    return { taint: anyTaint(from), parsedFrom: variable || undefined, type: 'URL', prefix };
   }
   if (sunk) return type ? { type } : UNKNOWN;
   const prop = receiver && spec.scoped ? lookup(spec.scoped.propSetters, names) : undefined;

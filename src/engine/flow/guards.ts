@@ -198,7 +198,11 @@ function hostCheck(analysis: Analysis, env: Env, expr: Expr): Refinement[] | und
  * host equal to the request's own, or to a host the code wrote, keeps the URL where it holds.
  */
 function sameSite(analysis: Analysis, env: Env, part: Expr, other: Expr): Refinement[] | undefined {
-  const own = other.k === 'const' ? typeof other.value === 'string' : analysis.spec.ownUrls?.includes(dottedName(other));
+  // An empty host is no host the code wrote: `/\\evil.example` parses with none and leaves the site.
+  const own =
+    other.k === 'const'
+      ? typeof other.value === 'string' && other.value !== ''
+      : analysis.spec.ownUrls?.includes(dottedName(other));
   return own ? hostCheck(analysis, env, part) : undefined;
 }
 

@@ -147,3 +147,30 @@ ${body}
     expect(flowsOf('typescript', compared("request.nextUrl.searchParams.get('origin')"))).toEqual(['601@9<-6']);
   });
 });
+
+describe("a parsed URL's host compared with a constant", () => {
+  const handler = (check: string) => `package web
+
+import (
+	"net/http"
+	"net/url"
+)
+
+func Go(w http.ResponseWriter, r *http.Request) {
+	to := r.URL.Query().Get("to")
+	u, err := url.Parse(to)
+	if err != nil || ${check} {
+		http.Error(w, "no", http.StatusBadRequest)
+		return
+	}
+	http.Redirect(w, r, u.String(), http.StatusFound)
+}`;
+
+  it('keeps it on the host the code wrote, but an empty host proves nothing (/\\\\host has none)', () => {
+    expect(flowsOf('go', handler('u.Hostname() != "docs.example.org"'))).toEqual([]);
+    expect(flowsOf('go', handler('u.Host != ""'))).toEqual(['601@15<-9']);
+    // Parsed straight from the call that reads it, the URL is checked the same way.
+    const inline = handler('u.Hostname() != "docs.example.org"').replace('url.Parse(to)', 'url.Parse(r.URL.Query().Get("to"))');
+    expect(flowsOf('go', inline)).toEqual([]);
+  });
+});
