@@ -4,7 +4,7 @@ import { argument, fromRequest, functionParameter, stringLiteral } from './fragm
 /** `exec.Command("sh", "-c", cmd)` (or CommandContext) with a command that is not a literal. */
 const SHELL = '^["`](/bin/|/usr/bin/)?(sh|bash|zsh|ksh|dash)["`]$|^["`](cmd|cmd\\.exe|powershell|pwsh)["`]$';
 
-const shellCommand = {
+const shellRunning = (command: Record<string, unknown>) => ({
   kind: 'call_expression',
   // Atomic keys are checked first: only calls of exec.Command* reach the other conditions.
   regex: '^exec\\.Command',
@@ -14,7 +14,7 @@ const shellCommand = {
         { has: { field: 'function', regex: '^exec\\.Command$' } },
         argument(1, { regex: SHELL }),
         argument(2, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
-        argument(3, { not: stringLiteral }),
+        argument(3, command),
       ],
     },
     {
@@ -22,11 +22,21 @@ const shellCommand = {
         { has: { field: 'function', regex: '^exec\\.CommandContext$' } },
         argument(2, { regex: SHELL }),
         argument(3, { regex: '^["`](-c|/c|/C|-Command)["`]$' }),
-        argument(4, { not: stringLiteral }),
+        argument(4, command),
       ],
     },
   ],
-};
+});
+
+const shellCommand = shellRunning({ not: stringLiteral });
+
+/**
+ * A shell helper whose command text is all its caller's (`sh -c` of a parameter, or of
+ * `fmt.Sprintf(format, args...)`): the caller writes the command, so the call is where it goes
+ * wrong. A helper that writes its own text around a parameter (`"git log " + ref`) is reported
+ * at its own shell line, where the value meets the text.
+ */
+const callersShell = shellRunning({ not: { any: [stringLiteral, { has: { stopBy: 'end', ...stringLiteral } }] } });
 
 export const templateInjectionRule: Rule = {
   id: 'go.template-injection',
@@ -65,12 +75,12 @@ export const commandInjectionRule: Rule = {
     any: [
       {
         ...shellCommand,
-        // A shell helper called with request data in this file is reported at that call (below).
+        // A helper running its caller's command, called with request data in this file, is reported at that call (below).
         not: {
           inside: {
             stopBy: 'end',
             kind: 'function_declaration',
-            has: { field: 'name', pattern: '$HELPER' },
+            all: [{ has: { field: 'name', pattern: '$HELPER' } }, { has: { stopBy: 'end', ...callersShell } }],
             inside: {
               kind: 'source_file',
               has: {
@@ -78,7 +88,7 @@ export const commandInjectionRule: Rule = {
                 kind: 'call_expression',
                 all: [
                   { has: { field: 'function', kind: 'identifier', pattern: '$HELPER' } },
-                  { has: { field: 'arguments', has: fromRequest } },
+                  { has: { field: 'arguments', has: { stopBy: 'end', ...fromRequest } } },
                 ],
               },
             },
@@ -96,11 +106,11 @@ export const commandInjectionRule: Rule = {
               kind: 'source_file',
               has: {
                 kind: 'function_declaration',
-                all: [{ has: { field: 'name', pattern: '$HELPER' } }, { has: { stopBy: 'end', ...shellCommand } }],
+                all: [{ has: { field: 'name', pattern: '$HELPER' } }, { has: { stopBy: 'end', ...callersShell } }],
               },
             },
           },
-          { has: { field: 'arguments', has: fromRequest } },
+          { has: { field: 'arguments', has: { stopBy: 'end', ...fromRequest } } },
         ],
       },
     ],
