@@ -41,8 +41,11 @@ const DOC_DIRS = new Set(['doc', 'docs', 'documentation', 'man', 'website']);
 /** Prose and markup: what a reader reads, not what runs. (`.txt` is not: requirements.txt is configuration.) */
 const DOC_NAME = /\.(md|markdown|mdx|rst|adoc|asciidoc|rdoc|textile|pod)$/i;
 const EXAMPLE_DIRS = new Set(['example', 'examples', '_examples', 'sample', 'samples', 'demo', 'demos', 'tutorial']);
-/** JVM source roots: below them directories are packages (`org/springframework/samples/petclinic` is the product). */
-const PACKAGE_ROOTS = new Set(['java', 'kotlin', 'scala', 'groovy']);
+/**
+ * Source roots: below them directories are packages (`org/springframework/samples/petclinic`,
+ * Go's `internal/docs`, Rails' `app/controllers/docs` are the product).
+ */
+const PACKAGE_ROOTS = new Set(['java', 'kotlin', 'scala', 'groovy', 'internal', 'pkg', 'cmd', 'app']);
 /** Docs and examples sit near the root (`docs/`, `packages/x/examples/`); deeper a name like `demo` is a module. */
 const MAX_DOCS_DEPTH = 3;
 /** How far into a file its test framework import or generated header is looked for. */
@@ -77,7 +80,7 @@ function testSourceSet(dirs: readonly string[]): boolean {
   return set !== undefined && set !== 'main' && TEST_SOURCE_SET.test(set);
 }
 
-/** The directories a docs or examples folder may be: near the root, and not inside a JVM package path. */
+/** The directories a docs or examples folder may be: near the root, and not inside a source root's packages. */
 function nearRoot(dirs: readonly string[]): readonly string[] {
   const root = dirs.findIndex((d) => PACKAGE_ROOTS.has(d));
   return dirs.slice(0, Math.min(root < 0 ? dirs.length : root, MAX_DOCS_DEPTH));

@@ -49,6 +49,11 @@ const BY_PATH: [string, FileRole][] = [
   ['src/contest.ts', 'production'],
   ['requirements.txt', 'production'],
   ['src/lib/deep/nested/examples/registry.ts', 'production'],
+  // Below a source root, a folder named docs or examples is a package of the product.
+  ['internal/docs/pages.go', 'production'],
+  ['pkg/examples/registry.go', 'production'],
+  ['app/controllers/docs/pages_controller.rb', 'production'],
+  ['internal/docs/README.md', 'docs'],
   ['latest.go', 'production'],
 ];
 
