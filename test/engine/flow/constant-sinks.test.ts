@@ -85,3 +85,54 @@ end`;
     expect(rb('params.fetch("name", "guest")')).toEqual(['rb.sinatra-html-response@5']);
   });
 });
+
+describe('placeholders and allow-listed words are the code’s own text', () => {
+  it('drops a SQL rule’s match on placeholders made by mapping each value to ?, not on the values themselves', () => {
+    const repo = (marks: string) => `const pool = require('./pool');
+
+async function findTags(names) {
+  const marks = ${marks}.join(', ');
+  const [rows] = await pool.query(\`SELECT id FROM tags WHERE name IN (\${marks})\`, names);
+  return rows;
+}
+
+module.exports = { findTags };
+`;
+    const lines = (marks: string) => securityFindings('src/tags.js', repo(marks)).map((f) => `${f.ruleId}@${f.line}`);
+    expect(lines("names.map(() => '?')")).toEqual([]);
+    expect(lines("new Array(names.length).fill('?')")).toEqual([]);
+    expect(lines('names.map((n) => `${n}`)')).toEqual(['js.sql-injection@5']);
+  });
+
+  it('drops a Go rule’s match on an ORDER BY word looked up in a map of the code’s own (sqlx Select)', () => {
+    const handler = (lookup: string) => `package handlers
+
+import (
+	"net/http"
+
+	"github.com/jmoiron/sqlx"
+	"github.com/labstack/echo/v4"
+)
+
+var sorts = map[string]string{"name": "name", "joined": "joined_at DESC"}
+
+func List(db *sqlx.DB) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		order, ok := ${lookup}
+		if !ok {
+			order = "name"
+		}
+		var names []string
+		if err := db.Select(&names, "SELECT name FROM members ORDER BY "+order); err != nil {
+			return err
+		}
+		return c.JSON(http.StatusOK, names)
+	}
+}
+`;
+    const lines = (lookup: string) =>
+      securityFindings('internal/handlers/members.go', handler(lookup)).map((f) => `${f.ruleId}@${f.line}`);
+    expect(lines('sorts[c.QueryParam("sort")]')).toEqual([]);
+    expect(lines('c.QueryParam("sort"), true')).toEqual(['go.sql-injection@19']);
+  });
+});

@@ -64,6 +64,8 @@ function call(node: SgNode, isNew: boolean): Expr {
     const property = fn?.field('property');
     // A method call's line is its name's: `.whereRaw(...)` on the third line of a chain.
     const line = property ? lineOf(property) : lineOf(node);
+    const made = madeOfElement(property?.text(), node.field('arguments'), line);
+    if (made) return made;
     return {
       k: 'call',
       callee: jsDotted(fn),
@@ -77,6 +79,24 @@ function call(node: SgNode, isNew: boolean): Expr {
   const callee = jsDotted(fn);
   const name = callee.slice(callee.lastIndexOf('.') + 1);
   return { k: 'call', callee, name, args, kwargs, isNew: isNew || undefined, line: lineOf(node) };
+}
+
+/**
+ * `ids.map(() => '?')`: a callback that reads none of its parameters takes nothing of what is
+ * iterated (only how many), so the result is made of what it returns alone; `fill('?')` too.
+ */
+function madeOfElement(method: string | undefined, argsNode: SgNode | null, line: number): Expr | undefined {
+  if (method !== 'map' && method !== 'fill') return undefined;
+  const only = argsNode ? named(argsNode) : [];
+  if (only.length !== 1 || !only[0]) return undefined;
+  const arg = only[0];
+  if (method === 'fill') return { k: 'opaque', parts: [jsExpr(arg, line)], line };
+  if (kindOf(arg) !== 'arrow_function') return undefined;
+  const body = arg.field('body');
+  if (!body || kindOf(body) === 'statement_block') return undefined;
+  const params = (arg.field('parameters') ?? arg.field('parameter'))?.text().match(/[A-Za-z_$][\w$]*/g) ?? [];
+  const words = new Set(body.text().match(/[A-Za-z_$][\w$]*/g) ?? []);
+  return params.some((p) => words.has(p)) ? undefined : { k: 'opaque', parts: [jsExpr(body, line)], line };
 }
 
 function objectExpr(node: SgNode, line: number): Expr {

@@ -160,6 +160,15 @@ export const GO_SPEC: FlowSpec = {
       kind: 'SQL query',
     },
     { calls: any(['SelectContext', 'GetContext']), args: [2], cwe: 89, kind: 'SQL query' },
+    // sqlx's `db.Select(&rows, query, args...)`: a common name, so only text that starts as a query.
+    // (Its `Get` is left out: a sink's result is no input, and `Query().Get(name)` is the input.)
+    {
+      calls: any(['Select']),
+      args: [1],
+      requirePrefix: '^\\s*(SELECT|WITH)\\b',
+      cwe: 89,
+      kind: 'SQL query',
+    },
     // GORM: `Raw`/`Where` take SQL text; a struct or map condition is bound, so only a string counts.
     { calls: any(['Raw', 'Where', 'Having', 'Joins']), args: [0], scalarOnly: true, cwe: 89, kind: 'SQL query' },
     { calls: ['exec.Command', 'exec.CommandContext'], programOnly: true, cwe: 78, kind: 'program to run' },
