@@ -188,7 +188,7 @@ export function flowRuleDescriptions(): Record<string, string> {
 
 /** `stmt = text(...)`, `req := ldap.NewSearchRequest(...)`, `XPathExpression e = x.compile(...)`. */
 const ASSIGNED =
-  /^\s*(?:(?:const|let|var|final)\s+)*(?:[\w.]+(?:<[^=]*>)?(?:\[\])*\s+)?(\w+)(?:\s*,\s*\w+)*\s*(?::\s*[^=]+)?:?=(?!=)\s*(?:await\s+)?([\w.:]+)\s*\(/;
+  /^\s*(?:(?:const|let|var|final)\s+)*(?:[\w.]+(?:<[^=]*>)?(?:\[\])*\s+)?(\w+)(?:\s*,\s*\w+)*\s*(?::\s*[^=]+)?:?=(?!=)\s*(?:await\s+)?(?:new\s+)?([\w.:]+)\s*\(/;
 
 /**
  * Where a query built on `line` by a call of `builder` runs: when the call is the whole value
@@ -199,7 +199,8 @@ export function useLine(lines: readonly string[], line: number, builder: string)
   const text = lines[line - 1] ?? '';
   const assigned = ASSIGNED.exec(text);
   const name = assigned?.[1];
-  if (name === undefined || assigned?.[2]?.split(/[.:]/).pop() !== builder) return line;
+  // The builder's name is the called method's, or the class's for a constructor (`Faraday.new`).
+  if (name === undefined || !assigned?.[2]?.split(/[.:]+/).includes(builder)) return line;
   const indent = /^\s*/.exec(text)?.[0].length ?? 0;
   const named = new RegExp(`(?<![\\w.$@])${name}\\b`);
   for (let i = line; i < lines.length; i++) {

@@ -84,6 +84,26 @@ end
   });
 });
 
+describe('a connection opened to a host the request picks', () => {
+  it('is reported where a request goes out on it (Faraday), and not for a host the code wrote', () => {
+    const controller = (base: string) => `class IntegrationsController < ApplicationController
+  def check
+    base = ${base}
+    conn = Faraday.new(url: base)
+    response = conn.get("/health")
+    render json: { status: response.status }
+  end
+end
+`;
+    expect(at('app/controllers/integrations_controller.rb', controller('"https://#{params[:domain]}"'))).toEqual([
+      '5 rb.flow.ssrf',
+    ]);
+    expect(
+      at('app/controllers/integrations_controller.rb', controller('"https://status.example.org/#{params[:domain]}"')),
+    ).toEqual([]);
+  });
+});
+
 describe('useLine', () => {
   const lines = ['    stmt = text(q)', '', '    x = 1', '    run(stmt)', 'def other():', '    run(stmt)'];
   it('finds the first later line of the block naming the variable the builder was stored in', () => {

@@ -181,7 +181,6 @@ export const RUBY_SPEC: FlowSpec = {
     {
       calls: [
         ...each('Net.HTTP', ['get', 'get_response', 'get_print', 'post', 'post_form', 'start']),
-        'new Net.HTTP',
         'URI.open',
         ...each('HTTParty', HTTP_VERBS),
         ...each('Faraday', HTTP_VERBS),
@@ -189,7 +188,6 @@ export const RUBY_SPEC: FlowSpec = {
         ...each('HTTP', HTTP_VERBS),
         ...each('Excon', HTTP_VERBS),
         ...each('Typhoeus', HTTP_VERBS),
-        'new Faraday',
         'new Typhoeus.Request',
       ],
       args: [0],
@@ -197,6 +195,16 @@ export const RUBY_SPEC: FlowSpec = {
       unlessFixedHost: true,
       cwe: 918,
       kind: 'outgoing request URL',
+    },
+    // A connection to a host (`conn = Faraday.new(url: base)`): the request goes out where it is used.
+    {
+      calls: ['new Faraday', 'new Net.HTTP'],
+      args: [0],
+      kwargs: ['url'],
+      unlessFixedHost: true,
+      cwe: 918,
+      kind: 'outgoing request URL',
+      reportAtUse: true,
     },
     {
       calls: [
