@@ -204,7 +204,8 @@ export const namePattern = (source: string): RegExp => {
 };
 
 /** A URL whose scheme and host are fixed (`https://api.example/`), or a path on this site (`/home`). */
-const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#]+[/?#]|\/(?![/\\]))/i;
+// A host holding a template's placeholder (`https://{host}/`) is filled in later: not fixed.
+const FIXED_HOST = /^(?:[a-z][a-z0-9+.-]*:\/\/[^/?#{}]+[/?#]|\/(?![/\\]))/i;
 
 /** A function or method of this file the call reaches, if the analysis may follow it. */
 function localTarget(analysis: Analysis, call: Call, receiver: Value | undefined): FunctionIR | undefined {
@@ -371,7 +372,9 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const out: Value = { taint, type };
   // An object made from a string (`new URL(text)`) starts with what the text starts with.
   const first = args[0];
-  if (call.isNew && first) out.prefix = prefixOf(first);
+  if ((call.isNew || match(spec.urlBuilders?.starts ?? [])) && first) out.prefix = prefixOf(first);
+  // `builder.queryParam("q", city).build().toUri()`: the query or path changes, never the host.
+  if (receiver && spec.urlBuilders?.keeps.includes(call.name)) out.prefix = prefixOf(receiver);
   // A list joined into text starts with its first element: `['<p>', name].join('')`,
   // `"".join(parts)`, `strings.Join(parts, "")`.
   if (call.name === 'join' || call.name === 'Join') {

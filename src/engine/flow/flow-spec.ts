@@ -250,6 +250,12 @@ export interface FlowSpec {
    */
   ownUrls?: string[] | undefined;
   /**
+   * URL builders: calls whose result starts as their first argument's text
+   * (`UriComponentsBuilder.fromHttpUrl("https://geo.example.org/v1")`), and the methods of a
+   * built URL that change its path, query or encoding but never its scheme and host.
+   */
+  urlBuilders?: { starts: string[]; keeps: string[] } | undefined;
+  /**
    * The framework's redirect makes a path a full URL on this host (Rails' `redirect_to "/x"`
    * sends `https://this.host/x`, Sinatra's too): there, a target that starts with `/` and not
    * `//` is a path on this site, backslash or not.

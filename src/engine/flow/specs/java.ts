@@ -375,6 +375,19 @@ export const JAVA_SPEC: FlowSpec = {
   appendsTo: ['StringWriter.write', 'StringWriter.append', 'CharArrayWriter.write', 'CharArrayWriter.append'],
   urlParsers: ['new URL', 'new URI', 'URI.create'],
   urlHosts: ['getHost', 'getAuthority'],
+  urlBuilders: {
+    starts: [
+      ...on(['UriComponentsBuilder'], ['fromHttpUrl', 'fromUriString']),
+      'UriBuilder.fromUri',
+      'URI.create',
+      ...on(['HttpUrl'], ['parse', 'get']),
+    ],
+    keeps: [
+      ...['queryParam', 'queryParams', 'replaceQueryParam', 'path', 'pathSegment', 'fragment'],
+      ...['build', 'encode', 'expand', 'buildAndExpand', 'toUri', 'toUriString', 'toString'],
+      ...['newBuilder', 'addQueryParameter', 'addEncodedQueryParameter', 'addPathSegment'],
+    ],
+  },
   sanitizerNames: [{ pattern: '^(?:escape_?html|html_?escape|encode_?for_?html)', cwes: [79] }],
   shells: SHELLS,
   selfNames: ['this'],
