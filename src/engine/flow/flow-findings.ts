@@ -14,7 +14,7 @@ interface FlowRule {
   /** What the rule detects, when it is not request input reaching a sink. */
   detects?: string;
   /** The comment, when the usual "comes from ... reaches this ... unchecked" does not fit. */
-  message?: (flow: TaintFlow, what: string, where: string) => string;
+  message?: (flow: TaintFlow, what: string, where: string, sent: number | undefined) => string;
 }
 
 /** Per CWE: the rule id's tail, the comment's words, and how bad it is. */
@@ -149,9 +149,9 @@ const RULES: Record<number, FlowRule> = {
     cvss: 4.8,
     advice: 'set Secure on it (and HttpOnly unless a script must read it) so it is never sent over plain HTTP',
     detects: 'a cookie is sent with Secure turned off, or carries a token or session id without Secure.',
-    message: (flow, what, where) =>
+    message: (flow, what, where, sent) =>
       flow.sourceDescription === FLAG_OFF
-        ? `Cookie without Secure: this cookie's Secure flag is turned off${flow.sourceLine === flow.sinkLine ? '' : where}, so it is also sent over plain HTTP; ${RULES[614]?.advice}.`
+        ? `Cookie without Secure: this cookie's Secure flag is turned off${flow.sourceLine === flow.sinkLine ? '' : ` here and the cookie is sent on line ${sent}`}, so it also goes over plain HTTP; ${RULES[614]?.advice}.`
         : `Cookie without Secure: ${what}${where} and is sent in this cookie without the Secure flag; ${RULES[614]?.advice}.`,
   },
   117: {
@@ -275,7 +275,13 @@ export function flowReview(
     const rule = RULES[flow.cwe];
     if (!rule) continue;
     if (flow.callLine !== undefined && ruled.has(`${flow.callLine}:CWE-${flow.cwe}`)) continue;
-    const sinkLine = flow.atUse ? useLine(lines, flow.sinkLine, flow.atUse) : flow.sinkLine;
+    // A flag turned off (`cookie.setSecure(false)`) is reported where it is turned off.
+    const sinkLine =
+      flow.sourceDescription === FLAG_OFF
+        ? flow.sourceLine
+        : flow.atUse
+          ? useLine(lines, flow.sinkLine, flow.atUse)
+          : flow.sinkLine;
     const origin = `${flow.sourceLine}:CWE-${flow.cwe}`;
     reportedFrom.set(origin, [...(reportedFrom.get(origin) ?? []), sinkLine]);
     const code = (lines[sinkLine - 1] ?? '').trim();
@@ -291,7 +297,7 @@ export function flowReview(
       // The check stops the plain attack; what it misses is worth a comment, not a blocked merge.
       severity: flow.slashChecked ? 'warning' : rule.severity,
       message:
-        rule.message?.(flow, what, where) ??
+        rule.message?.(flow, what, where, toReal(flow.sinkLine)) ??
         `${rule.title}: ${what}${where} and reaches this ${flow.sinkKind} unchecked; ${rule.advice}.`,
       path,
       line: sinkLine,

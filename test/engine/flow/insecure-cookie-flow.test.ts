@@ -85,4 +85,23 @@ ${body}
     expect(finding).toMatchObject({ ruleId: 'py.flow.insecure-cookie', severity: 'warning', cwe: 'CWE-614', line: 2 });
     expect(finding?.message).toContain('Secure flag is turned off');
   });
+
+  it('is reported where a Java cookie\'s flag is turned off, naming the line that sends it', async () => {
+    const { securityFindings } = await import('./flows-of.js');
+    const source = `import javax.servlet.http.*;
+
+public final class SessionCookies {
+    public static void issue(HttpServletResponse resp, String token) {
+        Cookie cookie = new Cookie("SESSION", token);
+        cookie.setSecure(false);
+        resp.addCookie(cookie);
+    }
+}
+`;
+    const findings = securityFindings('src/main/java/SessionCookies.java', source);
+    expect(findings.map((f) => [f.line, f.ruleId, f.severity])).toEqual([[6, 'java.flow.insecure-cookie', 'warning']]);
+    expect(findings[0]?.message).toBe(
+      "Cookie without Secure: this cookie's Secure flag is turned off here and the cookie is sent on line 7, so it also goes over plain HTTP; set Secure on it (and HttpOnly unless a script must read it) so it is never sent over plain HTTP.",
+    );
+  });
 });

@@ -205,6 +205,7 @@ export const GO_SPEC: FlowSpec = {
         'ioutil.ReadDir',
         ...on(GIN, ['File', 'FileAttachment']),
         ...on(ECHO, ['File', 'Attachment', 'Inline']),
+        ...on(FIBER, ['SendFile', 'Download']),
       ],
       args: [0],
       cwe: 22,

@@ -186,6 +186,8 @@ export const JAVA_SPEC: FlowSpec = {
       cwe: 79,
       kind: 'HTML response',
     },
+    // `ResponseEntity.ok().body(html)`: a body that starts with markup is a page, as a handler's returned text.
+    { calls: ['*.body'], args: [0], requirePrefix: '^\\s*<', cwe: 79, kind: 'HTML response' },
     {
       calls: on(
         ['DirContext', 'InitialDirContext', 'LdapContext', 'InitialLdapContext', 'LdapTemplate', 'LDAPConnection'],

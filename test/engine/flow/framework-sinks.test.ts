@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { flowsOf } from './flows-of.js';
+
+describe('sinks of the web frameworks', () => {
+  it("fiber's SendFile and Download take a file path (Go)", () => {
+    const handler = (send: string) => `package web
+
+import (
+	"path"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+func Media(c *fiber.Ctx) error {
+	target := path.Join("/srv/media", c.Query("name"))
+	return c.${send}
+}`;
+    expect(flowsOf('go', handler('SendFile(target)'))).toEqual(['22@11<-10']);
+    expect(flowsOf('go', handler('Download(target)'))).toEqual(['22@11<-10']);
+    expect(flowsOf('go', handler('SendFile(path.Base(target))'))).toEqual([]);
+  });
+
+  it("a Spring ResponseEntity's body that starts with markup is a page (Java)", () => {
+    const controller = (body: string) => `import org.springframework.http.*;
+import org.springframework.web.bind.annotation.*;
+
+@RestController
+public class GreetingController {
+    @GetMapping("/greeting")
+    public ResponseEntity<String> greet(@RequestParam String name) {
+        return ResponseEntity.ok().contentType(MediaType.TEXT_HTML).body(${body});
+    }
+}`;
+    expect(flowsOf('java', controller('"<p>Hi " + name + "</p>"'))).toEqual(['79@8<-7']);
+    // Text that is no markup, or markup with the value escaped, is no page built from input.
+    expect(flowsOf('java', controller('"Hi " + name'))).toEqual([]);
+    expect(flowsOf('java', controller('"<p>Hi " + HtmlUtils.htmlEscape(name) + "</p>"'))).toEqual([]);
+  });
+});
