@@ -75,6 +75,9 @@ const RAW_SQL_FRAGMENT = {
   ],
 };
 
+/** The fragment itself, or a local of the function declared from one: `const clause = \`... ${q}\`;` then `.where(clause)`. */
+const RAW_SQL_FRAGMENT_OR_LOCAL = { any: [RAW_SQL_FRAGMENT, declaredFrom(RAW_SQL_FRAGMENT, '$CLAUSE')] };
+
 /**
  * A call of a function of this file that builds SQL text by concatenating or interpolating one of
  * its parameters: `const sql = buildSearchSql(req.query.q)` with `sql += " AND name LIKE '%" + term + "%'"`.
@@ -198,7 +201,7 @@ export const queryBuilderInjectionRule: Rule = {
                 },
               },
             },
-            firstArgument(RAW_SQL_FRAGMENT),
+            firstArgument(RAW_SQL_FRAGMENT_OR_LOCAL),
           ],
         },
         // Drizzle / Knex raw fragments: `sql.raw(`... ${x}`)`, `knex.raw('... ' + x)` inside a builder.
@@ -225,7 +228,7 @@ export const queryBuilderInjectionRule: Rule = {
             calleeProperty(
               '^(whereRaw|orWhereRaw|andWhereRaw|havingRaw|orderByRaw|groupByRaw|joinRaw|fromRaw|selectRaw)$',
             ),
-            firstArgument(RAW_SQL_FRAGMENT),
+            firstArgument(RAW_SQL_FRAGMENT_OR_LOCAL),
             { not: { has: { field: 'arguments', has: { kind: 'array' } } } },
           ],
         },
