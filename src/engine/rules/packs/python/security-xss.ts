@@ -72,6 +72,27 @@ export const htmlResponseFstringRule: Rule = {
   cwe: 'CWE-79',
 };
 
+/** A string built with values: an f-string, `+`/`%` of text and a value, `"...".format(...)`. */
+const BUILT_STRING = [
+  { kind: 'string', has: { kind: 'interpolation' } },
+  {
+    kind: 'binary_operator',
+    all: [
+      { has: { field: 'operator', regex: '^(\\+|%)$' } },
+      { has: { stopBy: 'end', kind: 'string' } },
+      { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'attribute' }, { kind: 'call' }] } },
+    ],
+  },
+  {
+    kind: 'call',
+    has: {
+      field: 'function',
+      kind: 'attribute',
+      all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
+    },
+  },
+];
+
 export const markSafeRule: Rule = {
   id: 'py.mark-safe',
   languages: ['python'],
@@ -90,22 +111,14 @@ export const markSafeRule: Rule = {
       },
       firstArgument({
         any: [
-          { kind: 'string', has: { kind: 'interpolation' } },
-          {
-            kind: 'binary_operator',
-            all: [
-              { has: { field: 'operator', regex: '^(\\+|%)$' } },
-              { has: { stopBy: 'end', kind: 'string' } },
-              { has: { stopBy: 'end', any: [{ kind: 'identifier' }, { kind: 'attribute' }, { kind: 'call' }] } },
-            ],
-          },
+          ...BUILT_STRING,
+          // `text.replace(term, "<mark>" + term + "</mark>")`: markup built around a value, passed through a string method.
           {
             kind: 'call',
-            has: {
-              field: 'function',
-              kind: 'attribute',
-              all: [{ has: { field: 'object', kind: 'string' } }, { has: { field: 'attribute', regex: '^format$' } }],
-            },
+            all: [
+              { has: { field: 'function', kind: 'attribute', has: { field: 'attribute', regex: '^(replace|join)$' } } },
+              { has: { field: 'arguments', has: { any: BUILT_STRING } } },
+            ],
           },
         ],
       }),
