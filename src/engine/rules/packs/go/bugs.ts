@@ -206,6 +206,29 @@ export const offByOneChunkRule: Rule = {
   },
 };
 
+export const offByOneMixedBoundsRule: Rule = {
+  id: 'go.off-by-one-mixed-bounds',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop keeps i below len(x) with `<` but lets it reach its other bound with `<=`: counted from 0, `i <= n` takes n + 1 items. Use `<` for both.',
+  rule: {
+    kind: 'binary_expression',
+    all: [
+      { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+      { has: { field: 'operator', regex: '^<=$' } },
+      {
+        inside: {
+          kind: 'binary_expression',
+          all: [{ has: { field: 'operator', regex: '^&&$' } }, { has: { pattern: '$I < len($X)' } }],
+          inside: { kind: 'for_clause', field: 'condition' },
+        },
+      },
+    ],
+  },
+};
+
 export const offByOneRule: Rule = {
   id: 'go.off-by-one',
   languages: ['go'],

@@ -219,6 +219,25 @@ export const offByOneLoopRule: Rule = {
   fix: '$I < $A.length',
 };
 
+export const offByOneMixedBoundsRule: Rule = {
+  id: 'js.off-by-one-mixed-bounds',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop keeps the index below the length with `<` but lets it reach its other bound with `<=`: counted from `start`, `i <= start + size` takes size + 1 items. Use `<` for both.',
+  rule: {
+    kind: 'binary_expression',
+    pattern: '$I <= $N',
+    inside: {
+      kind: 'binary_expression',
+      all: [{ has: { field: 'operator', regex: '^&&$' } }, { has: { pattern: '$I < $A.length' } }],
+      inside: { kind: 'for_statement', field: 'condition', stopBy: { kind: 'for_statement' } },
+    },
+  },
+  fix: '$I < $N',
+};
+
 /** The last page's number, or the number of pages. */
 const PAGE_COUNT_NAME =
   '(?i)(^|\\.)(total_?pages|page_?count|pages_?count|num_?pages|number_?of_?pages|last_?page|max_?page|pages)$';

@@ -287,6 +287,27 @@ export const offByOneRangeRule: Rule = {
   },
 };
 
+export const offByOneWindowRule: Rule = {
+  id: 'py.off-by-one-window',
+  languages: ['python'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'A window of `size` items fits len(values) - size + 1 times, but this range runs once more: the last slice is one item short, and what is computed over it (a sum, an average) is wrong. Use range(len(values) - size + 1).',
+  rule: {
+    kind: 'call',
+    any: [{ pattern: 'range(len($V) - $W + 2)' }, { pattern: 'range($S, len($V) - $W + 2)' }],
+    inside: {
+      kind: 'for_statement',
+      field: 'right',
+      all: [
+        { has: { field: 'left', kind: 'identifier', pattern: '$I' } },
+        { has: { field: 'body', has: { stopBy: 'end', kind: 'subscript', pattern: '$V[$I:$I + $W]' } } },
+      ],
+    },
+  },
+};
+
 export const offByOneWhileRule: Rule = {
   id: 'py.off-by-one-while',
   languages: ['python'],

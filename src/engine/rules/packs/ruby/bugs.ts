@@ -113,6 +113,9 @@ export const selfComparisonRule: Rule = {
   },
 };
 
+/** The number of pages: `total_pages`, `page.total_pages`, `num_pages`. */
+const PAGE_COUNT = '(^|\\.)(total_pages|page_count|pages_count|num_pages|last_page)$';
+
 export const offByOneCountRangeRule: Rule = {
   id: 'rb.off-by-one-count-range',
   languages: ['ruby'],
@@ -139,6 +142,38 @@ export const offByOneCountRangeRule: Rule = {
         has: { field: 'method', regex: '^(each|map|each_with_index|each_with_object|flat_map|select|sum|to_a)$' },
       },
     },
+  },
+};
+
+export const offByOneUptoRule: Rule = {
+  id: 'rb.off-by-one-upto',
+  languages: ['ruby'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    '`upto` includes its end: pages counted from 1 (or 2, after a first page) up to the page count minus one never reach the last page, and batches counted from 0 up to `length / size + 1` run past the last one. Go up to the page count, or use `(length.to_f / size).ceil.times`.',
+  rule: {
+    kind: 'call',
+    has: { field: 'method', regex: '^upto$' },
+    any: [
+      {
+        all: [
+          { has: { field: 'receiver', regex: '^[12]$' } },
+          {
+            has: {
+              field: 'arguments',
+              has: { kind: 'binary', pattern: '$N - 1', has: { field: 'left', regex: PAGE_COUNT } },
+            },
+          },
+        ],
+      },
+      {
+        all: [
+          { has: { field: 'receiver', regex: '^0$' } },
+          { has: { field: 'arguments', has: { kind: 'binary', pattern: '$A / $B + 1' } } },
+        ],
+      },
+    ],
   },
 };
 

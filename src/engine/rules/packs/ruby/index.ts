@@ -2,6 +2,7 @@ import type { Rule } from '../../rule-schema.js';
 import {
   assignmentInConditionRule,
   offByOneCountRangeRule,
+  offByOneUptoRule,
   offByOneRangeRule,
   offByOneWhileRule,
   selfComparisonRule,
@@ -88,5 +89,6 @@ export const rubyRules: Rule[] = [
   cookieNotHttpOnlyRule,
   staticIvRule,
   offByOneCountRangeRule,
+  offByOneUptoRule,
   cookieWithoutFlagsRule,
 ];
