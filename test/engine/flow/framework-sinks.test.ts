@@ -36,4 +36,31 @@ public class GreetingController {
     expect(flowsOf('java', controller('"Hi " + name'))).toEqual([]);
     expect(flowsOf('java', controller('"<p>Hi " + HtmlUtils.htmlEscape(name) + "</p>"'))).toEqual([]);
   });
+
+  it("aiofiles' open takes a file path (Python)", () => {
+    const handler = (path: string) => `import aiofiles
+from aiohttp import web
+
+async def tail(request: web.Request) -> web.Response:
+    service = request.match_info["service"]
+    async with aiofiles.open(${path}) as handle:
+        return web.Response(text=await handle.read())`;
+    expect(flowsOf('python', handler('f"/var/log/{service}.log"'))).toEqual(['22@6<-5']);
+    expect(flowsOf('python', handler('"/var/log/app.log"'))).toEqual([]);
+  });
+
+  it("a servlet Part's write takes a file path, and the submitted file name is input (Java)", () => {
+    const servlet = (name: string) => `import java.io.File;
+import javax.servlet.http.*;
+
+public class UploadServlet extends HttpServlet {
+    protected void doPost(HttpServletRequest req, HttpServletResponse resp) throws Exception {
+        Part part = req.getPart("file");
+        File dest = new File("/srv/uploads", ${name});
+        part.write(dest.getAbsolutePath());
+    }
+}`;
+    expect(flowsOf('java', servlet('part.getSubmittedFileName()'))).toEqual(['22@8<-6']);
+    expect(flowsOf('java', servlet('java.util.UUID.randomUUID().toString()'))).toEqual([]);
+  });
 });

@@ -201,6 +201,8 @@ export const JAVA_SPEC: FlowSpec = {
     { calls: on(['XPath'], ['evaluate', 'evaluateExpression']), args: [0], cwe: 643, kind: 'XPath query' },
     { calls: on(['XPath'], ['compile']), args: [0], cwe: 643, kind: 'XPath query', reportAtUse: true },
     { calls: on(['HttpSession'], ['setAttribute', 'putValue']), cwe: 501, kind: 'session attribute' },
+    // An uploaded part saved under a path: `part.write(dest.getAbsolutePath())`.
+    { calls: ['Part.write'], args: [0], cwe: 22, kind: 'file path' },
     { calls: on(['HttpServletResponse'], ['sendRedirect']), unlessFixedHost: true, cwe: 601, kind: 'redirect' },
     {
       calls: on(['ScriptEngine'], ['eval']).concat(['ExpressionParser.parseExpression', 'GroovyShell.evaluate']),
