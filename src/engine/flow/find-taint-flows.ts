@@ -1,6 +1,8 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
-import { type Analysis, type Env, type Frame, MAX_CALL_DEPTH, type TaintFlow } from './context.js';
+import { constructorFields, fixedFields } from './constructor-fields.js';
+import { type Analysis, MAX_CALL_DEPTH, type TaintFlow } from './context.js';
+import { entryOf } from './entry-of.js';
 import type { FlowSpec } from './flow-spec.js';
 import { goFile } from './go/go-file.js';
 import { run } from './interpret.js';
@@ -16,7 +18,6 @@ import { JAVA_SPEC } from './specs/java.js';
 import { JAVASCRIPT_SPEC } from './specs/javascript.js';
 import { PYTHON_SPEC } from './specs/python.js';
 import { RUBY_SPEC } from './specs/ruby.js';
-import { merge, taintOf, type Value } from './value.js';
 
 export type { TaintFlow } from './context.js';
 
@@ -149,91 +150,6 @@ function countLines(text: string): number {
   return n;
 }
 
-/** Whether the function is a class's constructor (its owner is read only for a name that may be one). */
-function isConstructor(spec: FlowSpec, fn: FunctionIR): boolean {
-  const names = spec.constructors?.names;
-  if (names === undefined) return false;
-  if (names.includes(fn.name)) return fn.owner !== undefined;
-  return /^[A-Z]/.test(fn.name) && fn.name === fn.owner;
-}
-
-/** Whether an environment entry is a field of the instance (`self.x`, `this.x`, Ruby's `@x`). */
-const isField = (spec: FlowSpec, key: string): boolean =>
-  (key.startsWith('@') && !key.startsWith('@@')) || spec.selfNames.some((self) => key.startsWith(`${self}.`));
-
-/**
- * The tainted fields each class's constructor leaves in its instance, by class: its other methods
- * start with them; and the constructors run for it. Only constructors that read input (or are
- * given it by convention) are run, here and once: their own flows are recorded as any entry's.
- */
-function constructorFields(
-  analysis: Analysis,
-  spec: FlowSpec,
-  file: FileIR,
-  entries: Set<FunctionIR>,
-): { fields: Map<string, Env>; ran: Set<FunctionIR> } {
-  const out = new Map<string, Env>();
-  const ran = new Set<FunctionIR>();
-  const requestParams = spec.constructors?.requestParams?.names ?? [];
-  for (const fn of file.functions) {
-    if (!isConstructor(spec, fn)) continue;
-    if (!entries.has(fn) && !fn.params.some((p) => requestParams.includes(p.name))) continue;
-    ran.add(fn);
-    const { env, frame } = entryOf(spec, fn);
-    analysis.stack = [fn];
-    // Ruby's last statement is the method's value: a path ends in a return as often as not.
-    frame.exits = [];
-    const after = run(analysis, new Map([...analysis.globals, ...env]), fn.body, frame);
-    const fields: Env = out.get(fn.owner as string) ?? new Map();
-    for (const exit of after ? [after, ...frame.exits] : frame.exits) {
-      for (const [key, value] of exit) {
-        if (!isField(spec, key) || !taintOf(value)) continue;
-        const before = fields.get(key);
-        fields.set(key, before ? merge(before, value) : value);
-      }
-    }
-    if (fields.size > 0) out.set(fn.owner as string, fields);
-  }
-  return { fields: out, ran };
-}
-
-/**
- * A request handler's parameters and return sink, from its markers. `converted`: the declared
- * types a marked parameter is converted to before the handler runs (`FlowSpec.convertedTypes` and
- * the file's enums).
- */
-function entryOf(
-  spec: FlowSpec,
-  fn: FunctionIR,
-  converted: ReadonlySet<string> = new Set(),
-): { env: Env; frame: Frame } {
-  const env: Env = new Map();
-  const frame: Frame = { returns: [], fn };
-  const routes = spec.routes.filter((r) => routeApplies(r, fn));
-  frame.returnSinks = routes.flatMap((r) => (r.returnSink ? [r.returnSink] : []));
-  const paramsTainted = routes.find((r) => r.paramsTainted)?.paramsTainted;
-  for (const param of fn.params) {
-    if (spec.convertingMarkers && matchesAny(spec.convertingMarkers, param.markers)) {
-      env.set(param.name, { ...(param.type ? { type: param.type } : {}), fixed: true });
-      continue;
-    }
-    let value: Value = param.type ? { type: param.type } : {};
-    const marked = spec.paramSources.find((s) => matchesAny(s.markers, param.markers));
-    if (marked && param.type && converted.has(param.type)) {
-      env.set(param.name, { ...value, fixed: true });
-      continue;
-    }
-    const requestParams = spec.constructors?.requestParams;
-    const described =
-      marked?.description ??
-      (paramsTainted && !spec.selfNames.includes(param.name) && param.name !== 'request' ? paramsTainted : undefined) ??
-      (requestParams?.names.includes(param.name) && isConstructor(spec, fn) ? requestParams.description : undefined);
-    if (described) value = { ...value, taint: { line: param.line, description: described, variable: param.name } };
-    env.set(param.name, value);
-  }
-  return { env, frame };
-}
-
 /**
  * Intra-file taint flows of one parsed file: each function and method is run from its start in
  * statement order, with request input as sources, and calls into this file's functions followed to
@@ -290,13 +206,17 @@ export function analyzeFlows(
     ...(adapter.spec.convertedTypes ? (file.enums ?? []) : []),
   ]);
   const { fields, ran } = constructorFields(analysis, adapter.spec, file, entries);
+  // A method proved from its start takes the fields its class's constructors always fix.
+  const owners = new Set([...proving].flatMap((fn) => (fn.owner === undefined || ran.has(fn) ? [] : [fn.owner])));
+  const fixed = owners.size > 0 ? fixedFields(analysis, adapter.spec, file, owners, () => root.text()) : new Map();
   for (const fn of file.functions) {
     if (ran.has(fn)) continue;
     const owned = fields.size > 0 && fn.owner !== undefined ? fields.get(fn.owner) : undefined;
     if (!proving.has(fn) && !((entries.has(fn) || owned) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn, converted);
     analysis.stack = [fn];
-    run(analysis, new Map([...analysis.globals, ...(owned ?? []), ...env]), fn.body, frame);
+    const own = fn.owner === undefined ? undefined : fixed.get(fn.owner);
+    run(analysis, new Map([...analysis.globals, ...(own ?? []), ...(owned ?? []), ...env]), fn.body, frame);
   }
   return {
     flows: [...analysis.flows.values()].sort((a, b) => a.sinkLine - b.sinkLine || a.cwe - b.cwe),

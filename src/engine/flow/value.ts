@@ -223,7 +223,11 @@ function localOfBoth(a: Value, b: Value): Value['local'] {
   if (!input(a)) return b.local;
   if (!input(b)) return a.local;
   if (!a.local || !b.local) return undefined;
-  const both = Object.fromEntries(Object.keys(a.local).filter((k) => b.local?.[k as LocalMark]).map((k) => [k, true]));
+  const both = Object.fromEntries(
+    Object.keys(a.local)
+      .filter((k) => b.local?.[k as LocalMark])
+      .map((k) => [k, true]),
+  );
   return Object.keys(both).length > 0 ? both : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { flowsOf, fullFlowsOf } from './flows-of.js';
+import { flowsOf, fullFlowsOf, securityFindings } from './flows-of.js';
 
 describe('fields a constructor fills from request input', () => {
   it('Ruby: a service object made with params carries them in its instance variables to another method', () => {
@@ -146,5 +146,64 @@ class Page:
 `,
       ),
     ).toEqual([]);
+  });
+});
+
+describe('fields every constructor fixes and nothing else writes', () => {
+  const lines = (path: string, source: string) => securityFindings(path, source).map((f) => `${f.ruleId}@${f.line}`);
+
+  it("prove a pattern rule's SQL match in another method (Ruby, Python, JavaScript)", () => {
+    const ruby = (conversion: string, extra = '') => `class QuotaReport
+  def initialize(account_id:)
+    @account_id = ${conversion}
+  end
+
+  def rows
+    ActiveRecord::Base.connection.select_all("SELECT day FROM quotas WHERE account_id = #{@account_id}").to_a
+  end
+${extra}end
+`;
+    expect(lines('app/services/quota_report.rb', ruby('Integer(account_id)'))).toEqual([]);
+    expect(lines('app/services/quota_report.rb', ruby('account_id'))).toEqual(['rb.sql-injection@7']);
+    // Written again by another method: the constructor's conversion no longer holds there.
+    expect(
+      lines(
+        'app/services/quota_report.rb',
+        ruby('Integer(account_id)', '\n  def retarget(other)\n    @account_id = other\n  end\n'),
+      ),
+    ).toEqual(['rb.sql-injection@7']);
+    // Or open to writes from outside the class.
+    expect(
+      lines(
+        'app/services/quota_report.rb',
+        ruby('Integer(account_id)').replace('class QuotaReport\n', 'class QuotaReport\n  attr_accessor :account_id\n'),
+      ),
+    ).toEqual(['rb.sql-injection@8']);
+
+    const python = (conversion: string) => `class Report:
+    def __init__(self, conn, limit):
+        self.conn = conn
+        self.limit = ${conversion}
+
+    def rows(self):
+        return self.conn.execute(f"SELECT * FROM events LIMIT {self.limit}").fetchall()
+`;
+    expect(lines('app/report.py', python('int(limit)'))).toEqual([]);
+    expect(lines('app/report.py', python('limit'))).toEqual(['py.sql-injection@7']);
+
+    const js = (conversion: string) => `class Report {
+  constructor(db, limit) {
+    this.db = db;
+    this.limit = ${conversion};
+  }
+
+  rows() {
+    return this.db.query(\`SELECT * FROM events LIMIT \${this.limit}\`);
+  }
+}
+module.exports = Report;
+`;
+    expect(lines('src/report.js', js('Number.parseInt(limit, 10)'))).toEqual([]);
+    expect(lines('src/report.js', js('limit'))).toEqual(['js.sql-injection@8']);
   });
 });

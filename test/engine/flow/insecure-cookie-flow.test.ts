@@ -86,7 +86,7 @@ ${body}
     expect(finding?.message).toContain('Secure flag is turned off');
   });
 
-  it('is reported where a Java cookie\'s flag is turned off, naming the line that sends it', async () => {
+  it("is reported where a Java cookie's flag is turned off, naming the line that sends it", async () => {
     const { securityFindings } = await import('./flows-of.js');
     const source = `import javax.servlet.http.*;
 

@@ -130,7 +130,8 @@ ${body}
 `;
 
   it('is no redirect elsewhere when an allowed path is resolved against request.url', () => {
-    const allowed = "  const path = ALLOWED.has(wanted) ? wanted : '/';\n  return NextResponse.redirect(new URL(path, request.url));";
+    const allowed =
+      "  const path = ALLOWED.has(wanted) ? wanted : '/';\n  return NextResponse.redirect(new URL(path, request.url));";
     expect(flowsOf('typescript', route(allowed))).toEqual([]);
     // The base gives the host only when the path is one: a full URL in `wanted` replaces it.
     expect(flowsOf('typescript', route('  return NextResponse.redirect(new URL(wanted, request.url));'))).toEqual([
@@ -170,7 +171,10 @@ func Go(w http.ResponseWriter, r *http.Request) {
     expect(flowsOf('go', handler('u.Hostname() != "docs.example.org"'))).toEqual([]);
     expect(flowsOf('go', handler('u.Host != ""'))).toEqual(['601@15<-9']);
     // Parsed straight from the call that reads it, the URL is checked the same way.
-    const inline = handler('u.Hostname() != "docs.example.org"').replace('url.Parse(to)', 'url.Parse(r.URL.Query().Get("to"))');
+    const inline = handler('u.Hostname() != "docs.example.org"').replace(
+      'url.Parse(to)',
+      'url.Parse(r.URL.Query().Get("to"))',
+    );
     expect(flowsOf('go', inline)).toEqual([]);
   });
 });

@@ -4,8 +4,7 @@ import { reviewChange } from '../../../src/engine/review-change.js';
 import type { ChangedFile } from '../../../src/engine/types.js';
 import { securityFindings } from './flows-of.js';
 
-const at = (path: string, content: string) =>
-  securityFindings(path, content).map((f) => `${f.line} ${f.ruleId}`);
+const at = (path: string, content: string) => securityFindings(path, content).map((f) => `${f.line} ${f.ruleId}`);
 
 describe('a query built by one call and run by another', () => {
   it('is reported where the variable holding it is run, once (SQLAlchemy text() then execute)', () => {
@@ -145,7 +144,14 @@ describe('a rule and a flow that see one path traversal from its two ends', () =
       .slice(0, 8)
       .map((l, i) => (i === 7 ? `+${l}` : ` ${l}`))
       .join('\n')}`;
-    const file: ChangedFile = { path: 'src/main/java/DownloadServlet.java', status: 'modified', additions: 1, deletions: 0, patch, content: SERVLET };
+    const file: ChangedFile = {
+      path: 'src/main/java/DownloadServlet.java',
+      status: 'modified',
+      additions: 1,
+      deletions: 0,
+      patch,
+      content: SERVLET,
+    };
     const { findings } = reviewChange({ files: [file] }, { checkSecurity: true, checkPerformance: false });
     expect(findings.filter((f) => f.type === 'security').map((f) => `${f.line} ${f.ruleId}`)).toEqual([
       '8 java.path-traversal-request',

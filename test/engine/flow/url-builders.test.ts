@@ -25,17 +25,21 @@ const lines = (built: string) =>
 describe('a URL built from a fixed scheme and host', () => {
   it('keeps that host through query parameters, paths and encoding (Spring, OkHttp)', () => {
     expect(
-      lines('UriComponentsBuilder.fromHttpUrl("https://geo.example.org/v1/search").queryParam("q", city).build().encode().toUri()'),
+      lines(
+        'UriComponentsBuilder.fromHttpUrl("https://geo.example.org/v1/search").queryParam("q", city).build().encode().toUri()',
+      ),
     ).toEqual([]);
-    expect(lines('URI.create(HttpUrl.get("https://geo.example.org/v1").newBuilder().addPathSegment(city).build().toString())')).toEqual(
-      [],
-    );
+    expect(
+      lines(
+        'URI.create(HttpUrl.get("https://geo.example.org/v1").newBuilder().addPathSegment(city).build().toString())',
+      ),
+    ).toEqual([]);
   });
 
   it('is a request forgery when the input is the host, or fills a placeholder in it', () => {
-    expect(lines('UriComponentsBuilder.fromHttpUrl("https://" + host + "/v1").queryParam("q", city).build().toUri()')).toEqual([
-      '13 java.flow.ssrf',
-    ]);
+    expect(
+      lines('UriComponentsBuilder.fromHttpUrl("https://" + host + "/v1").queryParam("q", city).build().toUri()'),
+    ).toEqual(['13 java.flow.ssrf']);
     expect(lines('UriComponentsBuilder.fromUriString("https://{h}/v1").buildAndExpand(host).toUri()')).toEqual([
       '13 java.flow.ssrf',
     ]);

@@ -21,8 +21,7 @@ func Log(c echo.Context) error {
 }
 `;
 
-const lines = (content: string) =>
-  securityFindings('internal/git/log.go', content).map((f) => `${f.line} ${f.ruleId}`);
+const lines = (content: string) => securityFindings('internal/git/log.go', content).map((f) => `${f.line} ${f.ruleId}`);
 
 describe('a shell helper of the file called with request input', () => {
   it('is reported inside when it writes the command text around its parameter', () => {

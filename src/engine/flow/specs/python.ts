@@ -80,7 +80,16 @@ export const PYTHON_SPEC: FlowSpec = {
       kind: 'program to run',
     },
     {
-      calls: ['open', 'io.open', 'codecs.open', 'os.open', 'aiofiles.open', 'send_file', 'flask.send_file', 'FileResponse'],
+      calls: [
+        'open',
+        'io.open',
+        'codecs.open',
+        'os.open',
+        'aiofiles.open',
+        'send_file',
+        'flask.send_file',
+        'FileResponse',
+      ],
       args: [0],
       kwargs: ['file', 'path'],
       cwe: 22,

@@ -2,8 +2,8 @@ import type { Rule } from '../../rule-schema.js';
 import {
   assignmentInConditionRule,
   offByOneCountRangeRule,
-  offByOneUptoRule,
   offByOneRangeRule,
+  offByOneUptoRule,
   offByOneWhileRule,
   selfComparisonRule,
   swallowedExceptionRule,
