@@ -11,7 +11,7 @@
  *   npm run bench:engine-quality -- --corpus holdout-7   (the seventh held-out corpus, bench/holdout-7)
  *   npm run bench:engine-quality -- --corpus holdout-8   (the eighth held-out corpus, bench/holdout-8)
  *   npm run bench:engine-quality -- --corpus holdout-9   (the ninth held-out corpus, bench/holdout-9)
- *   npm run bench:engine-quality -- --corpus holdout-10  (the tenth, written blind, unscored: see bench/README)
+ *   npm run bench:engine-quality -- --corpus holdout-10  (the tenth held-out corpus, bench/holdout-10, scored blind once)
  *
  * Each case is one changed file given to `reviewChange` with security and performance checks on.
  * A finding matches a label when file, line (exactly) and type agree. A finding that matches a

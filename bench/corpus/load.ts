@@ -282,7 +282,7 @@ export function checkCase(c: CorpusCase): string[] {
 /**
  * The corpora: `corpus` (bench/corpus, the labelled corpus the rules were tuned on, the default),
  * `holdout` (bench/holdout, written without reading the rules; same format, same checks) and
- * `holdout-2` to `holdout-9` (bench/holdout-N: further held-out corpora, each written without
+ * `holdout-2` to `holdout-10` (bench/holdout-N: further held-out corpora, each written without
  * reading the rules or the other corpora).
  */
 export const CORPORA = [
@@ -296,6 +296,7 @@ export const CORPORA = [
   'holdout-7',
   'holdout-8',
   'holdout-9',
+  'holdout-10',
 ] as const;
 export type CorpusName = (typeof CORPORA)[number];
 
