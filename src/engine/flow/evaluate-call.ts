@@ -319,8 +319,14 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     const ownBase = base !== undefined && spec.ownUrls?.includes(dottedName(base)) === true;
     const from = ownBase ? inputs.filter((v) => v !== args[1]) : inputs;
     const variable = parsed.k === 'name' || parsed.k === 'attr' ? dottedName(parsed) : '';
-    // Its text's constant start stays its start: `new URL("https://api.example/" + p)` keeps that host.
-    const prefix = args[0] ? prefixOf(args[0]) : undefined;
+    // Its text's constant start stays its start: `new URL("https://api.example/" + p)` keeps that
+    // host. A path the code wrote resolved against another base (`new URL('/meta.json', site)`)
+    // takes the base's; text that may be a whole URL (input, `new URL(req.query.src, BASE)`) none.
+    const own = args[0] ? prefixOf(args[0]) : undefined;
+    const path = own !== undefined && /^\/(?![/\\])/.test(own);
+    const absolute = own !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(own);
+    const whole = base === undefined || ownBase || absolute;
+    const prefix = whole ? own : path && args[1] ? prefixOf(args[1]) : undefined;
     return { taint: anyTaint(from), parsedFrom: variable || undefined, type: 'URL', prefix };
   }
   if (sunk) return type ? { type } : UNKNOWN;

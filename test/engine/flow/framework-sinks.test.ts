@@ -63,4 +63,18 @@ public class UploadServlet extends HttpServlet {
     expect(flowsOf('java', servlet('part.getSubmittedFileName()'))).toEqual(['22@8<-6']);
     expect(flowsOf('java', servlet('java.util.UUID.randomUUID().toString()'))).toEqual([]);
   });
+
+  it("Hono's c.html sends its text as the page, and its html`` template escapes (TypeScript)", () => {
+    const route = (body: string) => `import { Hono } from 'hono';
+import { html } from 'hono/html';
+const app = new Hono();
+
+app.get('/banner', (c) => {
+  const msg = c.req.query('msg') ?? '';
+  return c.html(${body});
+});
+export default app;`;
+    expect(flowsOf('typescript', route(`'<div class="banner">' + msg + '</div>'`))).toEqual(['79@7<-6']);
+    expect(flowsOf('typescript', route('html`<div class="banner">${msg}</div>`'))).toEqual([]);
+  });
 });

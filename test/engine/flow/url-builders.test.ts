@@ -45,3 +45,25 @@ describe('a URL built from a fixed scheme and host', () => {
     ]);
   });
 });
+
+describe('a path resolved against a base', () => {
+  const route = (url: string) => `import { Hono } from 'hono';
+const app = new Hono();
+
+app.get('/meta', async (c) => {
+  const site = c.req.query('site') ?? 'https://example.org';
+  const res = await fetch(${url});
+  return c.json(await res.json());
+});
+export default app;
+`;
+  const lines = (url: string) => securityFindings('src/routes/meta.ts', route(url)).map((f) => `${f.line} ${f.ruleId}`);
+
+  it('goes to the host of the base: one the request picks is a request forgery, one the code wrote is not', () => {
+    expect(lines("new URL('/meta.json', site)")).toEqual(['6 js.flow.ssrf']);
+    expect(lines("new URL('/meta.json', 'https://api.example.org')")).toEqual([]);
+    expect(lines("new URL('https://api.example.org/meta.json', site)")).toEqual([]);
+    // Input as the first argument may be a whole URL: the code's base then decides nothing.
+    expect(lines("new URL(site, 'https://api.example.org/')")).toEqual(['6 js.flow.ssrf']);
+  });
+});

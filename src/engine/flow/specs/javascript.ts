@@ -357,6 +357,8 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
       cwe: 79,
       kind: 'HTML response',
     },
+    // Hono's `c.html(text)` sends the text as the page.
+    { calls: ['c.html'], args: [0], cwe: 79, kind: 'HTML response' },
     {
       calls: ['*.innerHTML=', '*.outerHTML=', 'document.write', 'document.writeln'],
       cwe: 79,
@@ -408,6 +410,8 @@ export const JAVASCRIPT_SPEC: FlowSpec = {
         'encodeURI',
         'react-dom/server.renderToString',
         'react-dom/server.renderToStaticMarkup',
+        // Hono's html`...` escapes what it interpolates.
+        'hono/html.html',
       ],
       cwes: [79],
     },
