@@ -327,7 +327,15 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     const absolute = own !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(own);
     const whole = base === undefined || ownBase || absolute;
     const prefix = whole ? own : path && args[1] ? prefixOf(args[1]) : undefined;
-    return { taint: anyTaint(from), parsedFrom: variable || undefined, type: 'URL', prefix };
+    // What checks found of the text's start holds for the URL made from it (`new URL(safe, req.url)`).
+    const local = args[0]?.local;
+    return {
+      taint: anyTaint(from),
+      parsedFrom: variable || undefined,
+      type: 'URL',
+      prefix,
+      ...(local ? { local } : {}),
+    };
   }
   if (sunk) return type ? { type } : UNKNOWN;
   const prop = receiver && spec.scoped ? lookup(spec.scoped.propSetters, names) : undefined;

@@ -139,6 +139,13 @@ ${body}
     ]);
   });
 
+  it('stays a warning when the checked path is resolved against request.url (/\\host still leaves the site)', () => {
+    const resolved = route(`  const safe = wanted.startsWith('/') && !wanted.startsWith('//') ? wanted : '/';
+  return NextResponse.redirect(new URL(safe, request.url));`);
+    const findings = securityFindings('app/r/route.ts', resolved);
+    expect(findings.map((f) => [f.line, f.ruleId, f.severity])).toEqual([[8, 'js.flow.open-redirect', 'warning']]);
+  });
+
   it("is checked by comparing the parsed URL's origin with the request's, not with a value the client sent", () => {
     const compared = (other: string) =>
       route(`  const target = new URL(wanted, request.nextUrl.origin);
