@@ -229,6 +229,23 @@ export const offByOneMixedBoundsRule: Rule = {
   },
 };
 
+export const offByOneReverseRule: Rule = {
+  id: 'go.off-by-one-reverse',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop counts down from len(x) and indexes x[i]: its first iteration reads one past the end and panics (index out of range). Start at len(x) - 1.',
+  rule: {
+    kind: 'for_clause',
+    all: [
+      { has: { field: 'initializer', pattern: '$I := len($X)' } },
+      { has: { field: 'condition', regex: '>=\\s*0$' } },
+      { inside: loopBodyHas({ kind: 'index_expression', pattern: '$X[$I]' }) },
+    ],
+  },
+};
+
 export const offByOneRule: Rule = {
   id: 'go.off-by-one',
   languages: ['go'],

@@ -203,7 +203,7 @@ export const offByOneLoopRule: Rule = {
   type: 'bug',
   severity: 'important',
   message:
-    'The loop runs while the index is <= length, so the last iteration reads one past the end (undefined): use `<`.',
+    'The loop runs while the index is <= length, so the last iteration reads one past the end (undefined), or slices an empty chunk: use `<`.',
   rule: {
     pattern: '$I <= $A.length',
     inside: {
@@ -211,7 +211,8 @@ export const offByOneLoopRule: Rule = {
       field: 'condition',
       all: [
         { has: { field: 'initializer', regex: '=\\s*[01]\\s*;?$' } },
-        { has: { pattern: '$A[$I]', stopBy: 'end' } },
+        // `items[i]`, or a chunk from `i` (`items.slice(i, i + size)`): at `i === length` it is empty.
+        { has: { any: [{ pattern: '$A[$I]' }, { pattern: '$A.slice($I, $$$)' }], stopBy: 'end' } },
       ],
       stopBy: { kind: 'for_statement' },
     },
