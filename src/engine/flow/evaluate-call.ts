@@ -268,6 +268,35 @@ function formatPattern(receiver: Value | undefined, first: Value | undefined): s
   return text(receiver) ?? (aValue ? undefined : text(first));
 }
 
+/** The scheme of an absolute URL (`https:`), and a path on this site (`/home`, not `//` or `/\\`). */
+const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+const SITE_PATH = /^\/(?![/\\])/;
+
+/**
+ * A URL parsed from text (`new URL(text, base)`, `urlparse(text)`): input if the text is, or the
+ * base unless it is the request's own URL (`new URL(path, request.url)`: only the path can move
+ * the host). Its constant start is the text's (`new URL("https://api.example/" + p)` keeps that
+ * host); a path the code wrote resolved against another base takes the base's
+ * (`new URL('/meta.json', site)`), and text that may be a whole URL none. What checks found of
+ * the text's start holds for the URL (`new URL(safe, req.url)`).
+ */
+function parsedUrl(ownUrls: readonly string[], call: Call, args: Value[], inputs: (Value | undefined)[]): Value {
+  const [text, base] = call.args;
+  const ownBase = base !== undefined && ownUrls.includes(dottedName(base));
+  const own = args[0] ? prefixOf(args[0]) : undefined;
+  const whole = base === undefined || ownBase || SCHEME.test(own ?? '');
+  const prefix = whole ? own : SITE_PATH.test(own ?? '') && args[1] ? prefixOf(args[1]) : undefined;
+  const variable = text?.k === 'name' || text?.k === 'attr' ? dottedName(text) : '';
+  const local = args[0]?.local;
+  return {
+    taint: anyTaint(ownBase ? inputs.filter((v) => v !== args[1]) : inputs),
+    parsedFrom: variable || undefined,
+    type: 'URL',
+    prefix,
+    ...(local ? { local } : {}),
+  };
+}
+
 /** A call's value: sinks are checked on its arguments, then sanitizers, sources, this file's functions and containers decide it. */
 export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
   const { spec } = analysis;
@@ -312,31 +341,7 @@ export function evaluateCall(analysis: Analysis, env: Env, call: Call): Value {
     return UNKNOWN;
   }
   if (match(spec.responses)) return { type: 'Response' };
-  const parsed = call.args[0];
-  if (match(spec.urlParsers) && parsed) {
-    // `new URL(path, request.url)`: the base is this site, only the path can move the host.
-    const base = call.args[1];
-    const ownBase = base !== undefined && spec.ownUrls?.includes(dottedName(base)) === true;
-    const from = ownBase ? inputs.filter((v) => v !== args[1]) : inputs;
-    const variable = parsed.k === 'name' || parsed.k === 'attr' ? dottedName(parsed) : '';
-    // Its text's constant start stays its start: `new URL("https://api.example/" + p)` keeps that
-    // host. A path the code wrote resolved against another base (`new URL('/meta.json', site)`)
-    // takes the base's; text that may be a whole URL (input, `new URL(req.query.src, BASE)`) none.
-    const own = args[0] ? prefixOf(args[0]) : undefined;
-    const path = own !== undefined && /^\/(?![/\\])/.test(own);
-    const absolute = own !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(own);
-    const whole = base === undefined || ownBase || absolute;
-    const prefix = whole ? own : path && args[1] ? prefixOf(args[1]) : undefined;
-    // What checks found of the text's start holds for the URL made from it (`new URL(safe, req.url)`).
-    const local = args[0]?.local;
-    return {
-      taint: anyTaint(from),
-      parsedFrom: variable || undefined,
-      type: 'URL',
-      prefix,
-      ...(local ? { local } : {}),
-    };
-  }
+  if (match(spec.urlParsers) && call.args[0]) return parsedUrl(spec.ownUrls ?? [], call, args, inputs);
   if (sunk) return type ? { type } : UNKNOWN;
   const prop = receiver && spec.scoped ? lookup(spec.scoped.propSetters, names) : undefined;
   if (receiver && prop) {

@@ -1,6 +1,6 @@
 import type { SgNode } from '@ast-grep/napi';
 import type { Language } from '../languages.js';
-import { constructorFields, fixedFields } from './constructor-fields.js';
+import { constructorFields } from './constructor-fields.js';
 import { type Analysis, MAX_CALL_DEPTH, type TaintFlow } from './context.js';
 import { entryOf } from './entry-of.js';
 import type { FlowSpec } from './flow-spec.js';
@@ -200,18 +200,17 @@ export function analyzeFlows(
   const entries = new Set(entryFunctions(adapter.spec, file));
   const reaching = mayReachSink(adapter.spec, file, adapter.spellings);
   const proving = new Set(holding(file.functions, proved).filter((fn) => reaching.has(fn)));
-  // The constructors run here are run once: their flows are recorded like any entry's.
   const converted = new Set([
     ...(adapter.spec.convertedTypes ?? []),
     ...(adapter.spec.convertedTypes ? (file.enums ?? []) : []),
   ]);
-  const { fields, ran } = constructorFields(analysis, adapter.spec, file, entries);
-  // A method proved from its start takes the fields its class's constructors always fix.
-  const owners = new Set([...proving].flatMap((fn) => (fn.owner === undefined || ran.has(fn) ? [] : [fn.owner])));
-  const fixed = owners.size > 0 ? fixedFields(analysis, adapter.spec, file, owners, () => root.text()) : new Map();
+  // The constructors run there are run once: their flows are recorded like any entry's. A method
+  // proved from its start takes the fields its class's constructors always fix.
+  const owners = new Set([...proving].flatMap((fn) => (fn.owner === undefined ? [] : [fn.owner])));
+  const { tainted, fixed, ran } = constructorFields(analysis, adapter.spec, file, entries, owners, () => root.text());
   for (const fn of file.functions) {
     if (ran.has(fn)) continue;
-    const owned = fields.size > 0 && fn.owner !== undefined ? fields.get(fn.owner) : undefined;
+    const owned = tainted.size > 0 && fn.owner !== undefined ? tainted.get(fn.owner) : undefined;
     if (!proving.has(fn) && !((entries.has(fn) || owned) && reaching.has(fn))) continue;
     const { env, frame } = entryOf(adapter.spec, fn, converted);
     analysis.stack = [fn];

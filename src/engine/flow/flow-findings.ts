@@ -13,6 +13,8 @@ interface FlowRule {
   advice: string;
   /** What the rule detects, when it is not request input reaching a sink. */
   detects?: string;
+  /** A milder severity for some of its flows (a redirect checked all but for a backslash). */
+  severityOf?: (flow: TaintFlow) => Severity | undefined;
   /** The comment, when the usual "comes from ... reaches this ... unchecked" does not fit. */
   message?: (flow: TaintFlow, what: string, where: string, sent: number | undefined) => string;
 }
@@ -117,6 +119,8 @@ const RULES: Record<number, FlowRule> = {
     severity: 'important',
     cvss: 6.1,
     advice: 'redirect only to a relative path or a host on an allow-list',
+    // The check stops the plain attack; what it misses is worth a comment, not a blocked merge.
+    severityOf: (flow) => (flow.slashChecked ? 'warning' : undefined),
     message: (flow, what, where) =>
       flow.slashChecked
         ? `Open redirect: ${what}${where}; it is checked to start with \`/\` and not \`//\`, but \`/\\evil.example\` passes both checks and browsers follow it to another host; reject a backslash too, or redirect only to paths on an allow-list.`
@@ -214,6 +218,15 @@ export function useLine(lines: readonly string[], line: number, builder: string)
 }
 
 /**
+ * The line a flow is reported on: its sink's; where a flag was turned off for a flag turned off
+ * (`cookie.setSecure(false)`); where the built query runs for a builder (`useLine`).
+ */
+function reportedLine(flow: TaintFlow, lines: readonly string[]): number {
+  if (flow.sourceDescription === FLAG_OFF) return flow.sourceLine;
+  return flow.atUse ? useLine(lines, flow.sinkLine, flow.atUse) : flow.sinkLine;
+}
+
+/**
  * The flow analysis' findings for a parsed file, shaped as rule matches: on the sink's line, the
  * comment naming the source's. `toReal` maps parsed lines to the file's (hunks parsed alone).
  */
@@ -275,13 +288,7 @@ export function flowReview(
     const rule = RULES[flow.cwe];
     if (!rule) continue;
     if (flow.callLine !== undefined && ruled.has(`${flow.callLine}:CWE-${flow.cwe}`)) continue;
-    // A flag turned off (`cookie.setSecure(false)`) is reported where it is turned off.
-    const sinkLine =
-      flow.sourceDescription === FLAG_OFF
-        ? flow.sourceLine
-        : flow.atUse
-          ? useLine(lines, flow.sinkLine, flow.atUse)
-          : flow.sinkLine;
+    const sinkLine = reportedLine(flow, lines);
     const origin = `${flow.sourceLine}:CWE-${flow.cwe}`;
     reportedFrom.set(origin, [...(reportedFrom.get(origin) ?? []), sinkLine]);
     const code = (lines[sinkLine - 1] ?? '').trim();
@@ -294,8 +301,7 @@ export function flowReview(
     matches.push({
       ruleId,
       type: 'security',
-      // The check stops the plain attack; what it misses is worth a comment, not a blocked merge.
-      severity: flow.slashChecked ? 'warning' : rule.severity,
+      severity: rule.severityOf?.(flow) ?? rule.severity,
       message:
         rule.message?.(flow, what, where, toReal(flow.sinkLine)) ??
         `${rule.title}: ${what}${where} and reaches this ${flow.sinkKind} unchecked; ${rule.advice}.`,
