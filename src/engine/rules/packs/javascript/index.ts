@@ -60,7 +60,7 @@ import {
   jwtNoneAlgorithmRule,
   secretEnvFallbackRule,
 } from './security-secrets.js';
-import { queryBuilderInjectionRule, sqlInjectionRule } from './security-sql.js';
+import { mongoWhereInjectionRule, queryBuilderInjectionRule, sqlInjectionRule } from './security-sql.js';
 import { pathTraversalHelperRule, pathTraversalRule, ssrfRule } from './security-web.js';
 import {
   angularBypassSanitizerRule,
@@ -106,6 +106,7 @@ export const javascriptRules: Rule[] = [
   hardcodedCredentialRule,
   secretEnvFallbackRule,
   queryBuilderInjectionRule,
+  mongoWhereInjectionRule,
   jqueryHtmlRule,
   angularBypassSanitizerRule,
   jwtHardcodedSecretRule,

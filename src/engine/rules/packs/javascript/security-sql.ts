@@ -255,3 +255,26 @@ export const queryBuilderInjectionRule: Rule = {
   cwe: 'CWE-89',
   cvss: 9.8,
 };
+
+/** A query document's `$where` key, written bare or quoted. */
+const WHERE_KEY = { field: 'key', regex: '^(\\$where|\'\\$where\'|"\\$where")$' };
+
+export const mongoWhereInjectionRule: Rule = {
+  id: 'js.nosql-where-injection',
+  languages: LANGUAGES,
+  type: 'security',
+  severity: 'critical',
+  message:
+    "MongoDB runs a `$where` string as JavaScript on the server: one built from values lets whoever writes them run their own code in the query (NoSQL injection). Use the query operators ($eq, $gt, $regex with an escaped pattern), or a function that takes no outside text.",
+  // A string is no defence here, unlike for the operator objects of the other NoSQL sinks: the
+  // value is code. A function (`$where: function () { ... }`) and a constant string are left alone.
+  rule: {
+    kind: 'pair',
+    has: WHERE_KEY,
+    any: [
+      { has: { field: 'value', ...DYNAMIC_STRING } },
+      { has: { field: 'value', ...declaredFrom(DYNAMIC_STRING, '$WHERE') } },
+    ],
+  },
+  cwe: 'CWE-943',
+};

@@ -12,6 +12,19 @@ import {
 
 const SANITIZED = { regex: '(?i)(sanitize|purify|escape)' };
 
+/**
+ * A field of a record read into a built string, not a number's: `me.displayName`, `${user.bio}`
+ * (a count, a total, a length or an id cannot carry markup).
+ */
+const TEXT_FIELD = {
+  kind: 'member_expression',
+  stopBy: 'end',
+  has: {
+    field: 'property',
+    not: { regex: '(?i)(^(length|size|id|page|index)$|count$|total$|num$|number$|amount$|price$|qty$|quantity$)' },
+  },
+};
+
 /** HTML markup built from a request value, with no escaping call: `'<p>' + email + '</p>'`. */
 const REQUEST_HTML = {
   all: [
@@ -156,7 +169,13 @@ export const jqueryHtmlRule: Rule = {
       calleeProperty('^(html|append|prepend|after|before|replaceWith|wrap)$'),
       { has: { field: 'function', has: { field: 'object', regex: '^(\\$|jQuery)\\(' } } },
       firstArgument({
-        all: [DYNAMIC_STRING, { regex: '<[a-zA-Z]' }, { not: { has: { ...SANITIZED, stopBy: 'end' } } }],
+        all: [DYNAMIC_STRING, { not: { has: { ...SANITIZED, stopBy: 'end' } } }],
+        any: [
+          { regex: '<[a-zA-Z]' },
+          // `.html('Welcome, ' + me.displayName)`: text of a record's field set as markup (the
+          // other methods take such a string as text unless it holds a tag).
+          { all: [{ inside: { kind: 'arguments', inside: calleeProperty('^html$') } }, { has: TEXT_FIELD }] },
+        ],
       }),
     ],
   },
