@@ -103,6 +103,25 @@ public class GreetingController {
     ).toEqual(['601@7<-6', '79@8<-6']);
   });
 
+  it('reports a JAX-RS resource method returning markup built from a query parameter, not its text', () => {
+    const resource = (body: string, annotation = '@GET') => `package com.acme.api;
+
+@Path("/greeting")
+public class GreetingResource {
+    ${annotation}
+    @Produces(MediaType.TEXT_HTML)
+    public String greet(@QueryParam("who") String who) {
+        String name = who == null ? "world" : who;
+        ${body}
+    }
+}`;
+    expect(flowsOf('java', resource('return "<p>Hello, " + name + "</p>";'))).toEqual(['79@9<-7']);
+    expect(flowsOf('java', resource('return "<p>Hello, " + name + "</p>";', '@POST'))).toEqual(['79@9<-7']);
+    expect(flowsOf('java', resource('return "Hello, " + name;'))).toEqual([]);
+    // Not a resource method: what it returns goes wherever its caller sends it.
+    expect(flowsOf('java', resource('return "<p>Hello, " + name + "</p>";', '@Deprecated'))).toEqual([]);
+  });
+
   it('matches names written fully qualified as their short spelling', () => {
     const source = `class H {
   void get(javax.servlet.http.HttpServletRequest req) throws Exception {

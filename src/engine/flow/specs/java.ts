@@ -22,6 +22,9 @@ const INTEGERS = [
 /** Spring MVC's request-mapping annotations: the method handles requests. */
 const HANDLER_MAPPINGS = ['GetMapping', 'PostMapping', 'PutMapping', 'DeleteMapping', 'PatchMapping', 'RequestMapping'];
 
+/** JAX-RS resource methods' annotations: what such a method returns is the response's entity. */
+const JAXRS_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
+
 /** The start of SQL text: a statement's first keyword, or a JDBC call escape (`{call proc(?)}`). */
 const SQL_TEXT = '^\\s*(\\{\\s*(\\?\\s*=\\s*)?call|select|insert|update|delete|merge|replace|upsert|with|call|exec)\\b';
 
@@ -73,9 +76,10 @@ export const JAVA_SPEC: FlowSpec = {
       returnSink: { cwe: 601, kind: 'redirect', requirePrefix: '^redirect:$', textHint: 'redirect:' },
     },
     // A handler's returned text starting with markup is the page (a `@RestController`'s String is
-    // sent as text/html to a browser that asks for it; a view name never starts with `<`).
+    // sent as text/html to a browser that asks for it; a view name never starts with `<`), and so
+    // is a JAX-RS resource method's.
     {
-      markers: HANDLER_MAPPINGS,
+      markers: [...HANDLER_MAPPINGS, ...JAXRS_METHODS],
       returnSink: { cwe: 79, kind: 'HTML response', requirePrefix: '^\\s*<', textHint: '"\\s*<[A-Za-z!/]' },
     },
   ],

@@ -206,6 +206,24 @@ export const offByOneChunkRule: Rule = {
   },
 };
 
+export const offByOneWindowRule: Rule = {
+  id: 'go.off-by-one-window',
+  languages: ['go'],
+  type: 'bug',
+  severity: 'important',
+  message:
+    'A window of k items fits len(x) - k + 1 times, at i = 0 to len(x) - k, but this loop also runs at i = len(x) - k + 1: x[i:i+k] then reaches past the end and panics (slice bounds out of range). Use i <= len(x)-k.',
+  rule: {
+    kind: 'binary_expression',
+    pattern: '$I <= len($X) - $W + 1',
+    inside: {
+      kind: 'for_clause',
+      field: 'condition',
+      inside: loopBodyHas({ kind: 'slice_expression', pattern: '$X[$I : $I+$W]' }),
+    },
+  },
+};
+
 export const offByOneMixedBoundsRule: Rule = {
   id: 'go.off-by-one-mixed-bounds',
   languages: ['go'],

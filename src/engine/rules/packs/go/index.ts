@@ -9,6 +9,7 @@ import {
   offByOneMixedBoundsRule,
   offByOneReverseRule,
   offByOneRule,
+  offByOneWindowRule,
   selfComparisonRule,
   unreachableCodeRule,
 } from './bugs.js';
@@ -61,6 +62,7 @@ export const goRules: Rule[] = [
   xssHtmlResponseRule,
   offByOneChunkRule,
   offByOneMixedBoundsRule,
+  offByOneWindowRule,
   offByOneReverseRule,
   offByOneRule,
   selfComparisonRule,

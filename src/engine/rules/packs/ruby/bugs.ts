@@ -217,6 +217,17 @@ export const offByOneWhileRule: Rule = {
   },
 };
 
+/** A literal value: a string without interpolation, a number, a symbol, true or false. */
+const RUBY_LITERAL = {
+  any: [
+    { kind: 'string', not: { has: { kind: 'interpolation' } } },
+    { kind: 'integer' },
+    { kind: 'simple_symbol' },
+    { kind: 'true' },
+    { kind: 'false' },
+  ],
+};
+
 export const assignmentInConditionRule: Rule = {
   id: 'rb.assignment-in-condition',
   languages: ['ruby'],
@@ -229,16 +240,14 @@ export const assignmentInConditionRule: Rule = {
     // `if (user = find(id))` is idiomatic Ruby: a local takes any value. A literal (always true)
     // or an object's attribute (a setter has no business in a test) is a typo for `==`.
     any: [
+      { has: { field: 'right', ...RUBY_LITERAL } },
+      // `if kind = "percent" && total >= min`: `=` binds last, so the literal is the left operand
+      // of `&&` (or `||`), where no one writes a literal on purpose.
       {
         has: {
           field: 'right',
-          any: [
-            { kind: 'string', not: { has: { kind: 'interpolation' } } },
-            { kind: 'integer' },
-            { kind: 'simple_symbol' },
-            { kind: 'true' },
-            { kind: 'false' },
-          ],
+          kind: 'binary',
+          all: [{ has: { field: 'operator', regex: '^(&&|\\|\\||and|or)$' } }, { has: { field: 'left', ...RUBY_LITERAL } }],
         },
       },
       { has: { field: 'left', kind: 'call' } },
