@@ -291,7 +291,13 @@ export const insecureRandomRule: Rule = {
             any: [
               { inside: { kind: 'call_expression', regex: '^Math\\.random\\(\\)\\.toString\\(', stopBy: FUNCTION } },
               // A digit at a time: `Math.floor(Math.random() * 16).toString(16)`.
-              { inside: { kind: 'call_expression', regex: '\\.toString\\(\\s*(2|8|16|32|36)\\s*\\)$', stopBy: FUNCTION } },
+              {
+                inside: {
+                  kind: 'call_expression',
+                  regex: '\\.toString\\(\\s*(2|8|16|32|36)\\s*\\)$',
+                  stopBy: FUNCTION,
+                },
+              },
               { inside: { kind: 'subscript_expression', stopBy: FUNCTION } },
               { inside: { kind: 'call_expression', regex: '^\\w+\\.charAt\\(', stopBy: FUNCTION } },
             ],

@@ -265,7 +265,7 @@ export const mongoWhereInjectionRule: Rule = {
   type: 'security',
   severity: 'critical',
   message:
-    "MongoDB runs a `$where` string as JavaScript on the server: one built from values lets whoever writes them run their own code in the query (NoSQL injection). Use the query operators ($eq, $gt, $regex with an escaped pattern), or a function that takes no outside text.",
+    'MongoDB runs a `$where` string as JavaScript on the server: one built from values lets whoever writes them run their own code in the query (NoSQL injection). Use the query operators ($eq, $gt, $regex with an escaped pattern), or a function that takes no outside text.',
   // A string is no defence here, unlike for the operator objects of the other NoSQL sinks: the
   // value is code. A function (`$where: function () { ... }`) and a constant string are left alone.
   rule: {

@@ -247,7 +247,10 @@ export const assignmentInConditionRule: Rule = {
         has: {
           field: 'right',
           kind: 'binary',
-          all: [{ has: { field: 'operator', regex: '^(&&|\\|\\||and|or)$' } }, { has: { field: 'left', ...RUBY_LITERAL } }],
+          all: [
+            { has: { field: 'operator', regex: '^(&&|\\|\\||and|or)$' } },
+            { has: { field: 'left', ...RUBY_LITERAL } },
+          ],
         },
       },
       { has: { field: 'left', kind: 'call' } },
