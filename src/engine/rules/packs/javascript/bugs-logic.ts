@@ -220,6 +220,51 @@ export const offByOneLoopRule: Rule = {
   fix: '$I < $A.length',
 };
 
+/** `x[i + 1]` read as a value is undefined-safe when it is tested or defaulted where it is read. */
+const HANDLED_READ = {
+  any: [
+    { inside: { kind: 'binary_expression', has: { field: 'operator', regex: '^(\\?\\?|\\|\\||&&|===|!==|==|!=)$' } } },
+    { inside: { kind: 'member_expression', regex: '^[^\\n]*\\]\\?\\.' } },
+    {
+      inside: {
+        any: [{ kind: 'if_statement' }, { kind: 'ternary_expression' }, { kind: 'while_statement' }],
+        field: 'condition',
+      },
+    },
+  ],
+};
+
+export const offByOneNextRule: Rule = {
+  id: 'js.off-by-one-next',
+  languages: LANGUAGES,
+  type: 'bug',
+  severity: 'important',
+  message:
+    'The loop runs while i < length and reads the next item, x[i + 1]: on the last iteration that is undefined (the last pair holds undefined). Stop at `i < x.length - 1`, or test for the last item.',
+  rule: {
+    pattern: '$I < $A.length',
+    inside: {
+      kind: 'for_statement',
+      field: 'condition',
+      stopBy: { kind: 'for_statement' },
+      all: [
+        { has: { field: 'initializer', regex: '=\\s*0\\s*;?$' } },
+        {
+          has: {
+            field: 'body',
+            all: [
+              { has: { stopBy: 'end', kind: 'subscript_expression', pattern: '$A[$I + 1]', not: HANDLED_READ } },
+              // A guard of its own (`if (i + 1 < xs.length)`, `i === xs.length - 1`) knows the end.
+              { not: { has: { stopBy: 'end', pattern: '$A.length' } } },
+            ],
+          },
+        },
+      ],
+    },
+  },
+  fix: '$I < $A.length - 1',
+};
+
 export const offByOneMixedBoundsRule: Rule = {
   id: 'js.off-by-one-mixed-bounds',
   languages: LANGUAGES,
