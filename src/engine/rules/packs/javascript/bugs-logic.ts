@@ -220,17 +220,16 @@ export const offByOneLoopRule: Rule = {
   fix: '$I < $A.length',
 };
 
-/** `x[i + 1]` read as a value is undefined-safe when it is tested or defaulted where it is read. */
-const HANDLED_READ = {
+/**
+ * `x[i + 1]` used where undefined is wrong at once: an item of a pair or tuple (`[x[i], x[i + 1]]`),
+ * an object whose property is read (`x[i + 1].t`), or a number in arithmetic (`x[i + 1] - x[i]`).
+ * Read into a variable, it may be tested later (a scanner's lookahead).
+ */
+const NEXT_ITEM_USED = {
   any: [
-    { inside: { kind: 'binary_expression', has: { field: 'operator', regex: '^(\\?\\?|\\|\\||&&|===|!==|==|!=)$' } } },
-    { inside: { kind: 'member_expression', regex: '^[^\\n]*\\]\\?\\.' } },
-    {
-      inside: {
-        any: [{ kind: 'if_statement' }, { kind: 'ternary_expression' }, { kind: 'while_statement' }],
-        field: 'condition',
-      },
-    },
+    { inside: { kind: 'array' } },
+    { inside: { kind: 'member_expression', field: 'object', not: { has: { kind: 'optional_chain' } } } },
+    { inside: { kind: 'binary_expression', has: { field: 'operator', regex: '^[-*/]$' } } },
   ],
 };
 
@@ -253,9 +252,15 @@ export const offByOneNextRule: Rule = {
           has: {
             field: 'body',
             all: [
-              { has: { stopBy: 'end', kind: 'subscript_expression', pattern: '$A[$I + 1]', not: HANDLED_READ } },
-              // A guard of its own (`if (i + 1 < xs.length)`, `i === xs.length - 1`) knows the end.
+              { has: { stopBy: 'end', kind: 'subscript_expression', pattern: '$A[$I + 1]', all: [NEXT_ITEM_USED] } },
+              // A guard of its own (`if (i + 1 < xs.length)`, `i === xs.length - 1`) knows the end;
+              // a body that moves the index itself (a scanner skipping what it read) is another loop.
               { not: { has: { stopBy: 'end', pattern: '$A.length' } } },
+              {
+                not: {
+                  has: { stopBy: 'end', any: [{ pattern: '$I++' }, { pattern: '$I += $$$' }, { pattern: '$I = $$$' }] },
+                },
+              },
             ],
           },
         },
