@@ -1,23 +1,15 @@
-import type { SgNode } from '@ast-grep/napi';
 import { describe, expect, it } from 'vitest';
-import { findAll, parseSource } from '../../../src/engine/rules/ast-grep.js';
+import { parseSource } from '../../../src/engine/rules/ast-grep.js';
 import { RULES } from '../../../src/engine/rules/packs/index.js';
 import { pruneRegex } from '../../../src/engine/rules/prune-regex.js';
 import { AnchorText } from '../../../src/engine/rules/rule-anchors.js';
-import { regexDifference } from './regex-difference.js';
+import { regexDifference, regexMatches } from './regex-difference.js';
 import { examplesOf } from './rule-tests.js';
 
 const prune = (regex: string, source: string) => {
   const text = new AnchorText(source);
   return pruneRegex(regex, (t, ci) => text.contains(t, ci));
 };
-
-function matchesOf(root: SgNode, regex: string): string[] {
-  return findAll(root, { rule: { regex } }).map((n) => {
-    const { start, end } = n.range();
-    return `${start.index}-${end.index}`;
-  });
-}
 
 describe('pruneRegex', () => {
   it('drops the alternatives whose literal text is not in the source', () => {
@@ -82,7 +74,7 @@ describe('pruneRegex', () => {
           const result = prune(regex, source);
           if (result === undefined || result === regex) continue;
           pruned += 1;
-          if (result === null) expect({ regex, matches: matchesOf(root, regex) }).toEqual({ regex, matches: [] });
+          if (result === null) expect({ regex, matches: regexMatches(root, regex) }).toEqual({ regex, matches: [] });
           else expect({ regex, differing: regexDifference(root, result, regex) }).toEqual({ regex, differing: [] });
         }
       }

@@ -252,7 +252,7 @@ export const offByOneNextRule: Rule = {
           has: {
             field: 'body',
             all: [
-              { has: { stopBy: 'end', kind: 'subscript_expression', pattern: '$A[$I + 1]', all: [NEXT_ITEM_USED] } },
+              { has: { stopBy: 'end', kind: 'subscript_expression', pattern: '$A[$I + 1]', ...NEXT_ITEM_USED } },
               // A guard of its own (`if (i + 1 < xs.length)`, `i === xs.length - 1`) knows the end;
               // a body that moves the index itself (a scanner skipping what it read) is another loop.
               { not: { has: { stopBy: 'end', pattern: '$A.length' } } },

@@ -289,12 +289,11 @@ export const insecureRandomRule: Rule = {
         all: [
           {
             any: [
-              { inside: { kind: 'call_expression', regex: '^Math\\.random\\(\\)\\.toString\\(', stopBy: FUNCTION } },
-              // A digit at a time: `Math.floor(Math.random() * 16).toString(16)`.
+              // `Math.random().toString(36)`, or a digit at a time: `Math.floor(Math.random() * 16).toString(16)`.
               {
                 inside: {
                   kind: 'call_expression',
-                  regex: '\\.toString\\(\\s*(2|8|16|32|36)\\s*\\)$',
+                  regex: '^Math\\.random\\(\\)\\.toString\\(|\\.toString\\(\\s*(2|8|16|32|36)\\s*\\)$',
                   stopBy: FUNCTION,
                 },
               },

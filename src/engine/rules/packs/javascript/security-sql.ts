@@ -257,7 +257,7 @@ export const queryBuilderInjectionRule: Rule = {
 };
 
 /** A query document's `$where` key, written bare or quoted. */
-const WHERE_KEY = { field: 'key', regex: '^(\\$where|\'\\$where\'|"\\$where")$' };
+const WHERE_KEY_OF_PAIR = { has: { field: 'key', regex: '^(\\$where|\'\\$where\'|"\\$where")$' } };
 
 export const mongoWhereInjectionRule: Rule = {
   id: 'js.nosql-where-injection',
@@ -270,10 +270,9 @@ export const mongoWhereInjectionRule: Rule = {
   // value is code. A function (`$where: function () { ... }`) and a constant string are left alone.
   rule: {
     kind: 'pair',
-    has: WHERE_KEY,
-    any: [
-      { has: { field: 'value', ...DYNAMIC_STRING } },
-      { has: { field: 'value', ...declaredFrom(DYNAMIC_STRING, '$WHERE') } },
+    all: [
+      WHERE_KEY_OF_PAIR,
+      { has: { field: 'value', any: [DYNAMIC_STRING, declaredFrom(DYNAMIC_STRING, '$WHERE')] } },
     ],
   },
   cwe: 'CWE-943',

@@ -174,7 +174,7 @@ export const jqueryHtmlRule: Rule = {
           { regex: '<[a-zA-Z]' },
           // `.html('Welcome, ' + me.displayName)`: text of a record's field set as markup (the
           // other methods take such a string as text unless it holds a tag).
-          { all: [{ inside: { kind: 'arguments', inside: calleeProperty('^html$') } }, { has: TEXT_FIELD }] },
+          { inside: { kind: 'arguments', inside: calleeProperty('^html$') }, has: TEXT_FIELD },
         ],
       }),
     ],
